@@ -1,0 +1,116 @@
+// Shared helpers, prepended to every widget's ES module by nlp_helpers.widgets.load_esm.
+// Rules: user/data text goes in with textContent (never innerHTML); every control
+// is a native, labelled, keyboard-operable element; colours come from cividis,
+// which reads for all common colour-vision deficiencies.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+// Create an element. `text` is inserted as a text node, so "<img onerror=...>" stays text.
+function h(tag, attrs = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = String(v);
+    else if (k === "class") node.className = v;
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const c of [].concat(children)) {
+    if (c === null || c === undefined) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") node.textContent = String(v);
+    else node.setAttribute(k, v);
+  }
+  return node;
+}
+
+let _uid = 0;
+function uid(prefix = "nlpw") {
+  _uid += 1;
+  return `${prefix}-${Date.now().toString(36)}-${_uid}`;
+}
+
+// A labelled range slider. Returns {root, input, set(value)}; onInput(value) gets a Number.
+function slider({ label, min, max, step = 1, value, onInput, format = (v) => String(v) }) {
+  const id = uid("slider");
+  const out = h("output", { for: id, class: "nlpw-value", "aria-live": "polite", text: format(value) });
+  const input = h("input", { type: "range", id, min, max, step, value: String(value) });
+  input.addEventListener("input", () => {
+    const v = Number(input.value);
+    out.textContent = format(v);
+    onInput(v);
+  });
+  const root = h("div", { class: "nlpw-control" }, [h("label", { for: id, text: label }), input, out]);
+  return {
+    root,
+    input,
+    set(v) {
+      input.value = String(v);
+      out.textContent = format(Number(v));
+    },
+  };
+}
+
+// A labelled <select>. options: array of {value, label}.
+function select({ label, options, value, onChange }) {
+  const id = uid("select");
+  const sel = h("select", { id });
+  for (const o of options) {
+    const opt = h("option", { value: String(o.value), text: o.label });
+    if (String(o.value) === String(value)) opt.selected = true;
+    sel.append(opt);
+  }
+  sel.addEventListener("change", () => onChange(sel.value));
+  return { root: h("div", { class: "nlpw-control" }, [h("label", { for: id, text: label }), sel]), input: sel };
+}
+
+// A labelled checkbox.
+function checkbox({ label, checked, onChange }) {
+  const id = uid("check");
+  const box = h("input", { type: "checkbox", id });
+  box.checked = !!checked;
+  box.addEventListener("change", () => onChange(box.checked));
+  return { root: h("div", { class: "nlpw-control" }, [box, h("label", { for: id, text: label })]), input: box };
+}
+
+// Cividis colour map (Nuñez et al. 2018), 9 stops, linear interpolation. t in [0, 1].
+const CIVIDIS = [
+  [0, 34, 78], [18, 53, 112], [59, 73, 108], [87, 93, 109], [112, 113, 115],
+  [138, 134, 120], [165, 156, 116], [195, 179, 105], [254, 232, 56],
+];
+function cividis(t) {
+  const x = Math.min(1, Math.max(0, Number.isFinite(t) ? t : 0)) * (CIVIDIS.length - 1);
+  const i = Math.min(CIVIDIS.length - 2, Math.floor(x));
+  const f = x - i;
+  const c = CIVIDIS[i].map((a, k) => Math.round(a + f * (CIVIDIS[i + 1][k] - a)));
+  return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
+}
+// Text colour that stays readable on a cividis cell.
+function textOn(t) {
+  return t > 0.6 ? "#000" : "#fff";
+}
+
+// Numerically stable softmax of an array at a temperature (> 0); -Infinity entries get 0.
+function softmax(xs, temperature = 1) {
+  const scaled = xs.map((x) => x / temperature);
+  const m = Math.max(...scaled.filter((x) => Number.isFinite(x)));
+  if (!Number.isFinite(m)) return xs.map(() => 0);
+  const e = scaled.map((x) => (Number.isFinite(x) ? Math.exp(x - m) : 0));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / s);
+}
+
+function fmt(x, digits = 3) {
+  return Number(x).toFixed(digits);
+}
+
+// A visually hidden element for screen readers (text alternative of a drawing).
+function srOnly(text) {
+  return h("div", { class: "nlpw-sr-only", text });
+}
