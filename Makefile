@@ -1,0 +1,65 @@
+# NLP Step by Step: one entry point for readers, instructors and CI.
+#   make book   install everything, build the book, print where to open it
+#   make test   install everything and run every test (what CI runs)
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+PYTHON ?= python3
+VENV := .venv
+BIN := $(CURDIR)/$(VENV)/bin
+JB_FLAGS := -W -n --keep-going
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+
+.PHONY: book test install assets prepare serve lab student benchmarks clean help
+
+help:
+	@sed -n 's/^#   //p' Makefile
+
+book: install assets prepare
+	$(BIN)/jupyter-book build . $(JB_FLAGS)
+	@echo
+	@echo "The book is built. Open file://$(CURDIR)/_build/html/index.html"
+	@echo "or run 'make serve' and open http://localhost:8000"
+	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ] || [ "$$(uname)" = Darwin ]; then \
+	  $(BIN)/python -m webbrowser -t "file://$(CURDIR)/_build/html/index.html" >/dev/null 2>&1 || true; fi
+
+test: install assets prepare
+	bash tools/system_deps.sh test
+	bash tools/run_tests.sh
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml constraints.txt requirements-nodeps.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q -c constraints.txt -e '.[dev]'
+	$(BIN)/pip install -q --no-deps -r requirements-nodeps.txt
+	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3" >/dev/null
+	touch $@
+
+assets: _vendor/.stamp
+
+_vendor/.stamp: package.json package-lock.json tools/vendor_assets.sh tools/widgets-config.js
+	bash tools/system_deps.sh book
+	npm ci --no-audit --no-fund --loglevel=error
+	bash tools/vendor_assets.sh
+
+# One-time conversions (e.g. SmolLM2 GGUF -> safetensors cache) so chapters start fast.
+prepare: install
+	@if [ -f nlp_helpers/llm.py ]; then $(BIN)/python -m nlp_helpers.llm prepare; fi
+
+serve:
+	cd _build/html && $(BIN)/python -m http.server 8000 --bind 127.0.0.1
+
+lab: install
+	$(BIN)/jupyter lab book/
+
+student: install
+	$(BIN)/python -m nlp_helpers.notebooks student student/ $$($(BIN)/python tools/toc_notebooks.py)
+	@echo "Student notebooks (solutions removed) are in student/"
+
+benchmarks: install
+	$(BIN)/python benchmarks/run_all.py
+
+clean:
+	rm -rf _build _vendor student .pytest_cache

@@ -1,0 +1,171 @@
+"""Fixtures for the browser tests: the built book served on localhost, Debian's Chromium via Playwright.
+
+The browser is never downloaded: Playwright drives ``/usr/bin/chromium`` (``apt-get install chromium``).
+Every request that would leave localhost is aborted and recorded, so a test can assert the page is
+fully offline.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import socketserver
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = ROOT / "_build" / "html"
+CHROMIUM = os.environ.get("NLP_CHROMIUM", "/usr/bin/chromium")
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
+# Console messages logged as errors by third-party theme code on a first visit, not by ours:
+# pydata-sphinx-theme reports an empty saved theme mode before it falls back to "auto".
+THIRD_PARTY_CONSOLE_NOISE = ("Got invalid theme mode",)
+
+pytestmark = pytest.mark.browser
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        item.add_marker(pytest.mark.browser)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+        pass
+
+
+@pytest.fixture(scope="session")
+def book_url() -> Iterator[str]:
+    """Base URL of the built book, served from ``_build/html`` on a free localhost port."""
+    if not (BUILD / "index.html").exists():
+        pytest.fail("the book is not built: run `make book` (or the build step of tools/run_tests.sh) first")
+    handler = functools.partial(_QuietHandler, directory=str(BUILD))
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+        server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """A headless Debian Chromium driven by Playwright (never a downloaded browser)."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM}: run `apt-get install chromium`")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@dataclass
+class PageLog:
+    """What a page did: console errors, uncaught exceptions and requests that tried to leave localhost."""
+
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    external_requests: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def open_page(browser, book_url):
+    """``open_page("book/tokenization.html")`` -> (page, log), with widgets rendered and math typeset."""
+    contexts = []
+
+    def _open(rel: str, *, color_scheme: str = "light"):
+        context = browser.new_context(color_scheme=color_scheme, viewport={"width": 1280, "height": 900})
+        contexts.append(context)
+        log = PageLog()
+
+        def route(route_obj):
+            host = urlparse(route_obj.request.url).hostname or ""
+            scheme = urlparse(route_obj.request.url).scheme
+            if scheme in ("data", "blob", "about") or host in LOCAL_HOSTS:
+                route_obj.continue_()
+            else:
+                log.external_requests.append(route_obj.request.url)
+                route_obj.abort()
+
+        context.route("**/*", route)
+        page = context.new_page()
+        def on_console(msg):
+            if msg.type == "error" and not msg.text.startswith(THIRD_PARTY_CONSOLE_NOISE):
+                log.console_errors.append(msg.text)
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc: log.page_errors.append(str(exc)))
+
+        def on_dialog(dialog):
+            log.dialogs.append(dialog.message)
+            dialog.dismiss()
+
+        page.on("dialog", on_dialog)
+        page.goto(f"{book_url}/{rel}", wait_until="load")
+        wait_for_widgets(page)
+        wait_for_math(page)
+        return page, log
+
+    yield _open
+    for context in contexts:
+        context.close()
+
+
+def widget_view_count(page) -> int:
+    return page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
+
+
+def wait_for_widgets(page, timeout_ms: int = 30_000) -> None:
+    """Wait until every widget view script on the page has a rendered, non-empty view next to it."""
+    n = widget_view_count(page)
+    if n == 0:
+        return
+    page.wait_for_function(
+        """(n) => {
+            const subs = [...document.querySelectorAll('.widget-subarea')];
+            return subs.length >= n && subs.every(s => s.children.length > 0 && s.getBoundingClientRect().height > 0);
+        }""",
+        arg=n,
+        timeout=timeout_ms,
+    )
+
+
+def wait_for_math(page, timeout_ms: int = 30_000) -> None:
+    """Wait for MathJax to typeset the page if it has math."""
+    has_math = page.evaluate("() => document.querySelectorAll('.math, span.math, div.math').length")
+    if has_math:
+        page.wait_for_function(
+            "() => window.MathJax && MathJax.startup && MathJax.startup.promise && document.querySelectorAll('mjx-container').length > 0",
+            timeout=timeout_ms,
+        )
+        page.evaluate("() => MathJax.startup.promise")
+
+
+def built_pages() -> list[str]:
+    """Relative URLs of the chapter pages listed in the table of contents."""
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tools"))
+    from toc_notebooks import toc_files
+
+    return [f"{f}.html" for f in toc_files()]

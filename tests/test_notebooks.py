@@ -1,0 +1,119 @@
+"""Hygiene of the chapter notebooks: listed in the TOC, committed clean, with hidden checks and exercises."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from nlp_helpers.notebooks import SETUP_SOURCE, clean, is_clean, student_version
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from toc_notebooks import toc_files, toc_notebooks  # noqa: E402
+
+NOTEBOOKS = toc_notebooks()
+FORBIDDEN = {
+    r"nltk\.download\(": "downloads data at run time",
+    r"hf_hub_download|snapshot_download|from_pretrained\(\s*['\"][\w-]+/[\w.-]+['\"]": "loads from a hub",
+    r"requests\.get\(|urllib\.request\.urlopen\(|urlretrieve\(": "uses the network",
+    r"^\s*[!%]pip install": "installs packages from a chapter cell (only the setup cell may)",
+}
+
+
+def _ids(paths):
+    return [p.stem for p in paths]
+
+
+def test_toc_lists_every_chapter_and_only_existing_files():
+    listed = toc_files()
+    for f in listed:
+        assert (ROOT / f"{f}.ipynb").exists() or (ROOT / f"{f}.md").exists(), f"_toc.yml lists missing file {f}"
+    on_disk = {str(p.relative_to(ROOT).with_suffix("")) for p in (ROOT / "book").rglob("*.ipynb")
+               if ".ipynb_checkpoints" not in p.parts and not p.name.startswith("_")}
+    assert on_disk <= set(listed), f"notebooks not in _toc.yml: {sorted(on_disk - set(listed))}"
+    assert NOTEBOOKS, "the table of contents lists no chapter notebook"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_notebook_is_committed_clean(path):
+    nb = nbformat.read(path, as_version=4)
+    assert is_clean(nb), f"{path.name}: run `python -m nlp_helpers.notebooks clean {path.relative_to(ROOT)}`"
+    assert nb.cells[0].source == SETUP_SOURCE
+    assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_notebook_asserts_its_claims_in_hidden_cells(path):
+    nb = nbformat.read(path, as_version=4)
+    hidden_asserts = [c for c in nb.cells if c.cell_type == "code" and "remove-cell" in c.metadata.get("tags", [])
+                      and re.search(r"^\s*assert\b|np\.testing\.assert|torch\.testing\.assert", c.source, re.M)]
+    assert len(hidden_asserts) >= 3, f"{path.name}: only {len(hidden_asserts)} hidden assertion cells"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_notebook_stays_offline(path):
+    nb = nbformat.read(path, as_version=4)
+    for i, cell in enumerate(nb.cells[1:], start=1):
+        if cell.cell_type != "code":
+            continue
+        for pattern, why in FORBIDDEN.items():
+            assert not re.search(pattern, cell.source, re.M), f"{path.name} cell {i} {why}: {cell.source[:120]!r}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_notebook_has_self_checking_exercises(path):
+    nb = nbformat.read(path, as_version=4)
+    md = "\n".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    assert re.search(r"^## Exercises", md, re.M), f"{path.name} has no '## Exercises' section"
+    labels = re.findall(r"[`:]{3}\{exercise\}[^\n]*\n:label: ([\w-]+)", md)
+    assert 3 <= len(labels) <= 6, f"{path.name}: {len(labels)} exercises (want 3-6)"
+    for label in labels:
+        assert re.search(r"\{solution-start\} " + re.escape(label) + r"\b", md), f"{path.name}: no solution for {label}"
+    checks = [c for c in nb.cells if c.cell_type == "code" and re.search(r"\bcheck_\w+\(", c.source)
+              and "remove-cell" not in c.metadata.get("tags", [])]
+    assert len(checks) >= len(labels), f"{path.name}: {len(labels)} exercises but {len(checks)} checker calls"
+    student = student_version(nb)
+    assert not any("solution" in c.metadata.get("tags", []) for c in student.cells)
+    stubs = [c for c in student.cells if "exercise-stub" in c.metadata.get("tags", [])]
+    assert len(stubs) >= len(labels), f"{path.name}: every exercise needs a stub cell tagged exercise-stub"
+    assert all("remove-cell" not in c.metadata.get("tags", []) for c in stubs)
+
+
+def test_clean_strips_outputs_and_adds_setup_cell():
+    nb = nbformat.v4.new_notebook()
+    code = nbformat.v4.new_code_cell("1 + 1")
+    code.outputs = [nbformat.v4.new_output("execute_result", {"text/plain": "2"}, execution_count=1)]
+    code.execution_count = 1
+    nb.cells = [code]
+    nb.metadata["widgets"] = {"state": {}}
+    out = clean(nb)
+    assert not is_clean(nb)
+    assert is_clean(out)
+    assert out.cells[0].source == SETUP_SOURCE and out.cells[1].outputs == []
+    assert "widgets" not in out.metadata
+    assert clean(out).cells == out.cells  # idempotent: no second setup cell
+
+
+def test_student_version_removes_gated_solutions_and_shows_stubs():
+    cells = [
+        nbformat.v4.new_markdown_cell("```{exercise} Add\n:label: ex-add\nWrite add.\n```"),
+        nbformat.v4.new_code_cell("def add(a, b):\n    raise NotImplementedError", metadata={"tags": ["exercise-stub", "remove-cell"]}),
+        nbformat.v4.new_markdown_cell("```{solution-start} ex-add\n:class: dropdown\n```"),
+        nbformat.v4.new_code_cell("def add(a, b):\n    return a + b", metadata={"tags": ["solution"]}),
+        nbformat.v4.new_markdown_cell("```{solution-end}\n```"),
+        nbformat.v4.new_code_cell("check_add(add)"),
+    ]
+    nb = nbformat.v4.new_notebook(cells=cells)
+    student = student_version(nb)
+    sources = [c.source for c in student.cells]
+    assert "def add(a, b):\n    return a + b" not in sources
+    assert not any("solution-start" in s or "solution-end" in s for s in sources)
+    assert student.cells[1].metadata["tags"] == ["exercise-stub"]
+    assert sources[-1] == "check_add(add)"
+    broken = nbformat.v4.new_notebook(cells=cells[:4])
+    with pytest.raises(ValueError, match="solution-end"):
+        student_version(broken)

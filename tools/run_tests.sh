@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Every test of the book, in the order a failure is cheapest to find:
+#   1. unit tests of nlp_helpers (reference parity, bad input, widgets' Python side, notebook hygiene)
+#   2. nbval: every notebook of _toc.yml executed top to bottom in a fresh kernel,
+#      with NLP_EXERCISES_STRICT=1 so every exercise solution must pass its checker
+#   3. the book build with warnings as errors, from a clean _build
+#   4. browser tests: Debian Chromium opens every built page (offline, math, widgets, controls)
+# Steps 1-3 run in a network namespace with only loopback, so a hidden download fails the run.
+# Called by `make test` after the install steps; run from the repository root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN="$PWD/.venv/bin"
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONHASHSEED=0 MPLBACKEND=Agg
+export PYDEVD_DISABLE_FILE_VALIDATION=1
+JOBS="${NLP_TEST_JOBS:-2}"
+mapfile -t NOTEBOOKS < <("$BIN/python" tools/toc_notebooks.py)
+
+offline() {
+  # Run "$@" with no network but loopback. Needs root or unprivileged user namespaces.
+  if [ "${NLP_ALLOW_NETWORK:-0}" = "1" ]; then "$@"; return; fi
+  local flags=(-n)
+  [ "$(id -u)" = "0" ] || flags=(-r -n)
+  unshare "${flags[@]}" bash -c 'ip link set lo up && exec "$@"' offline "$@"
+}
+
+step() { printf '\n==== %s ====\n' "$*"; }
+start=$SECONDS
+
+step "1/4 unit tests (offline)"
+offline "$BIN/python" -m pytest tests -m "not browser" -n "$JOBS" -q -p no:cacheprovider
+
+step "2/4 nbval: execute every chapter notebook (offline, exercises strict)"
+NLP_EXERCISES_STRICT=1 offline "$BIN/python" -m pytest --nbval-lax -n "$JOBS" --dist loadfile -q \
+  -p no:cacheprovider "${NOTEBOOKS[@]}"
+
+step "3/4 build the book with warnings as errors (offline)"
+rm -rf _build
+offline "$BIN/jupyter-book" build . -W -n --keep-going
+
+step "4/4 browser tests (Debian Chromium via Playwright)"
+"$BIN/python" -m pytest tests/browser -q -p no:cacheprovider
+
+printf '\nAll test steps passed in %d s.\n' $((SECONDS - start))
