@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import built_pages, widget_view_count
+from .conftest import ROOT, built_pages, widget_view_count
 
 
 @pytest.mark.parametrize("rel", built_pages())
@@ -26,3 +26,28 @@ def test_page_is_offline_and_renders(open_page, rel):
     n_views = widget_view_count(page)
     rendered = page.locator(".widget-subarea").count()
     assert rendered == n_views, f"{rel}: {n_views} widget views embedded, {rendered} rendered"
+
+
+AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
+
+
+@pytest.mark.parametrize("rel", built_pages())
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_page_has_no_serious_accessibility_violations(open_page, rel, scheme):
+    """axe-core (from the npm registry, run in the page) finds no serious or critical WCAG violation."""
+    assert AXE.exists(), "axe-core is missing: run `make assets` (npm ci)"
+    page, _log = open_page(rel, color_scheme=scheme)
+    page.evaluate(f"document.documentElement.dataset.mode = '{scheme}'; document.documentElement.dataset.theme = '{scheme}'")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        """async () => {
+            const r = await axe.run(document, {
+                runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']},
+                resultTypes: ['violations'],
+            });
+            return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 160))}));
+        }"""
+    )
+    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    assert not bad, f"{rel} ({scheme}): " + "\n".join(f"{v['id']} ({v['impact']}): {v['help']} {v['nodes']}" for v in bad)
