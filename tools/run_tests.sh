@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 BIN="$PWD/.venv/bin"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONHASHSEED=0 MPLBACKEND=Agg
 export PYDEVD_DISABLE_FILE_VALIDATION=1
+export HYPOTHESIS_STORAGE_DIRECTORY="${TMPDIR:-/tmp}/nlp-book-hypothesis"
 JOBS="${NLP_TEST_JOBS:-2}"
 mapfile -t NOTEBOOKS < <("$BIN/python" tools/toc_notebooks.py)
 

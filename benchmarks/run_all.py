@@ -1,0 +1,173 @@
+"""Run every benchmark and write the table the book shows as its appendix.
+
+    python benchmarks/run_all.py                 # all benchmarks + notebook timings
+    python benchmarks/run_all.py --only tfidf    # one benchmark module
+    python benchmarks/run_all.py --install       # also time a cold install into a fresh venv
+
+Each ``benchmarks/bench_<topic>.py`` defines ``run() -> list[dict]`` with the keys
+``helper, reference, agreement, ours_s, reference_s, target, met, note`` (see CONTRIBUTING.md).
+Results go to ``benchmarks/results/latest.json`` and ``book/appendix/benchmarks.md``.
+Figures are measured in the same run, on the same input, on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from toc_notebooks import toc_notebooks  # noqa: E402
+
+KEYS = ("helper", "reference", "agreement", "ours_s", "reference_s", "target", "met", "note")
+NOTEBOOK_TOTAL_TARGET_S = 180.0
+NOTEBOOK_EACH_TARGET_S = 45.0
+
+
+def load_module(path: Path):
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    return module
+
+
+def run_benchmarks(only: str | None) -> list[dict]:
+    rows = []
+    for path in sorted(HERE.glob("bench_*.py")):
+        topic = path.stem.removeprefix("bench_")
+        if only and topic != only:
+            continue
+        print(f"== {path.name}", flush=True)
+        start = time.perf_counter()
+        try:
+            results = load_module(path).run()
+        except Exception as exc:  # a broken benchmark is reported in the table, not hidden
+            results = [{"helper": topic, "reference": "-", "agreement": "-", "ours_s": None, "reference_s": None,
+                        "target": "-", "met": False, "note": f"benchmark failed: {type(exc).__name__}: {exc}"}]
+        for row in results:
+            missing = [k for k in KEYS if k not in row]
+            if missing:
+                raise KeyError(f"{path.name} returned a row without {missing}: {row}")
+            rows.append({"topic": topic, **{k: row[k] for k in KEYS}})
+            print(f"   {row['helper']}: {row['agreement']} | ours {row['ours_s']} s, ref {row['reference_s']} s | {row['note']}")
+        print(f"   ({time.perf_counter() - start:.1f} s)")
+    return rows
+
+
+def time_notebooks() -> list[dict]:
+    import nbformat
+    from nbclient import NotebookClient
+
+    rows = []
+    for path in toc_notebooks():
+        nb = nbformat.read(path, as_version=4)
+        start = time.perf_counter()
+        NotebookClient(nb, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+        seconds = time.perf_counter() - start
+        rows.append({"notebook": path.name, "seconds": round(seconds, 1)})
+        print(f"   {path.name}: {seconds:.1f} s", flush=True)
+    return rows
+
+
+def venv_size_mb(venv: Path) -> float:
+    total = sum(f.stat().st_size for f in venv.rglob("*") if f.is_file() and not f.is_symlink())
+    return total / 1e6
+
+
+def cold_install() -> dict:
+    tmp = Path(tempfile.mkdtemp(prefix="nlp-book-install-"))
+    venv = tmp / "venv"
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--no-cache-dir"]
+    subprocess.run([*pip, "-c", str(ROOT / "constraints.txt"), str(ROOT)], check=True)
+    subprocess.run([*pip, "--no-deps", "-r", str(ROOT / "requirements-nodeps.txt")], check=True)
+    seconds = time.perf_counter() - start
+    size = venv_size_mb(venv)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return {"seconds": round(seconds, 1), "size_mb": round(size, 1), "what": "pip install . (no dev/book extras) into a new venv, no pip cache"}
+
+
+def fmt_s(x) -> str:
+    return "–" if x is None else (f"{x:.3g}" if isinstance(x, (int, float)) else str(x))
+
+
+def markdown(rows: list[dict], notebooks: list[dict], install: dict | None, meta: dict) -> str:
+    lines = [
+        "# Appendix: benchmarks",
+        "",
+        "Every from-scratch helper of the book is compared with the reference library it imitates: "
+        "how closely they agree on the same input, and how long each takes, measured in the same run "
+        "on the same machine. Targets the book sets itself are listed with whether they were met, and "
+        "by how much and why not where they were missed.",
+        "",
+        f"*Measured {meta['date']} on {meta['machine']} with `python benchmarks/run_all.py`.*",
+        "",
+        "| helper | reference | agreement | ours (s) | reference (s) | target | met | note |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for r in rows:
+        met = "yes" if r["met"] is True else ("no" if r["met"] is False else str(r["met"]))
+        cells = [r["helper"], r["reference"], r["agreement"], fmt_s(r["ours_s"]), fmt_s(r["reference_s"]),
+                 r["target"], met, r["note"]]
+        lines.append("| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
+    if notebooks:
+        total = sum(n["seconds"] for n in notebooks)
+        slowest = max(notebooks, key=lambda n: n["seconds"])
+        lines += [
+            "",
+            "## Executing the chapters",
+            "",
+            "Each chapter notebook executed top to bottom in a fresh kernel (2 CPU cores).",
+            "",
+            "| notebook | seconds | target (≤ 45 s) |",
+            "| --- | --- | --- |",
+        ]
+        lines += [f"| {n['notebook']} | {n['seconds']} | {'yes' if n['seconds'] <= NOTEBOOK_EACH_TARGET_S else 'no'} |"
+                  for n in notebooks]
+        lines += ["", f"All notebooks together: **{total:.0f} s** (target ≤ {NOTEBOOK_TOTAL_TARGET_S:.0f} s: "
+                  f"{'met' if total <= NOTEBOOK_TOTAL_TARGET_S else 'missed'}); slowest: {slowest['notebook']} "
+                  f"({slowest['seconds']} s)."]
+    if install:
+        lines += ["", "## Installing", "",
+                  f"Cold install ({install['what']}): {install['seconds']} s, {install['size_mb']:.0f} MB on disk."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", help="run only benchmarks/bench_<ONLY>.py")
+    parser.add_argument("--no-notebooks", action="store_true", help="skip timing the notebooks")
+    parser.add_argument("--install", action="store_true", help="also time a cold install (a few minutes)")
+    parser.add_argument("--no-write", action="store_true", help="print only; do not update the appendix page")
+    args = parser.parse_args()
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    meta = {"date": dt.date.today().isoformat(),
+            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
+    rows = run_benchmarks(args.only)
+    notebooks = [] if (args.no_notebooks or args.only) else time_notebooks()
+    install = cold_install() if args.install else None
+    text = markdown(rows, notebooks, install, meta)
+    print(text)
+    if not args.no_write and not args.only:
+        (HERE / "results").mkdir(exist_ok=True)
+        (HERE / "results" / "latest.json").write_text(
+            json.dumps({"meta": meta, "rows": rows, "notebooks": notebooks, "install": install}, indent=1, default=str))
+        (ROOT / "book" / "appendix" / "benchmarks.md").write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

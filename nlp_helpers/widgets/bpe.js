@@ -1,0 +1,132 @@
+// BPEStepper: replay the first k BPE merges on a text and show its tokens.
+// Python ships the text already split into chunks (merges never cross a chunk) and the
+// ordered merge list; everything below is recomputed here, so it works on a static page.
+// _common.js (h, slider, cividis, textOn, srOnly) is prepended by nlp_helpers.widgets.load_esm.
+
+// Merge every occurrence of (left, right) in one chunk, scanning left to right (as Python does).
+export function mergeChunk(symbols, left, right) {
+  const out = [];
+  let i = 0;
+  while (i < symbols.length) {
+    if (i + 1 < symbols.length && symbols[i] === left && symbols[i + 1] === right) {
+      out.push(left + right);
+      i += 2;
+    } else {
+      out.push(symbols[i]);
+      i += 1;
+    }
+  }
+  return out;
+}
+
+// states[k] = chunks after k merges; fired[k] = how often merge k (1-based) fired in the text.
+export function replay(chunks, merges) {
+  let cur = chunks.map((c) => Array.from(c)); // code points, like Python's list(str)
+  const states = [cur];
+  const fired = [0];
+  for (const [left, right] of merges) {
+    const before = cur.reduce((a, c) => a + c.length, 0);
+    cur = cur.map((c) => (c.length > 1 ? mergeChunk(c, left, right) : c));
+    states.push(cur);
+    fired.push(before - cur.reduce((a, c) => a + c.length, 0));
+  }
+  return { states, fired };
+}
+
+// Show whitespace in labels (never in the chips, whose text is the exact token).
+function visible(token) {
+  return token.replace(/ /g, "␣").replace(/\n/g, "↵").replace(/\t/g, "⇥");
+}
+
+function render({ model, el }) {
+  const chunks = model.get("chunks");
+  const merges = model.get("merges");
+  const nChars = chunks.reduce((a, c) => a + Array.from(c).length, 0);
+  const { states, fired } = replay(chunks, merges);
+  const clamp = (k) => Math.max(0, Math.min(merges.length, Math.round(Number(k) || 0)));
+
+  const root = h("div", { class: "nlpw nlpw-bpe", "data-testid": "bpe-root" });
+  el.replaceChildren(root);
+
+  const control = slider({
+    label: "Merges applied",
+    min: 0,
+    max: merges.length,
+    step: 1,
+    value: clamp(model.get("step")),
+    format: (v) => `${v} of ${merges.length}`,
+    onInput: (v) => setStep(v),
+  });
+  control.input.setAttribute("data-testid", "bpe-step");
+  const prev = h("button", { type: "button", "data-testid": "bpe-prev", text: "◀ Previous merge", onclick: () => setStep(clamp(model.get("step")) - 1) });
+  const next = h("button", { type: "button", "data-testid": "bpe-next", text: "Next merge ▶", onclick: () => setStep(clamp(model.get("step")) + 1) });
+  const mergeInfo = h("p", { class: "nlpw-bpe-merge", "data-testid": "bpe-merge", "aria-live": "polite" });
+  const count = h("p", { class: "nlpw-bpe-count", "data-testid": "bpe-count" });
+  const tokens = h("div", { class: "nlpw-bpe-tokens", "data-testid": "bpe-tokens", role: "list", "aria-label": "Tokens of the text" });
+  const summary = srOnly("");
+  const rows = merges.map(([l, r], k) =>
+    h("tr", {}, [
+      h("th", { scope: "row", text: String(k + 1) }),
+      h("td", { text: visible(l) }),
+      h("td", { text: visible(r) }),
+      h("td", { text: visible(l + r) }),
+      h("td", { text: String(fired[k + 1]) }),
+    ])
+  );
+  const table = h("table", { "data-testid": "bpe-merge-table" }, [
+    h("caption", { text: "The merges in the order they were learned (␣ is a space)" }),
+    h("thead", {}, h("tr", {}, ["step", "left", "right", "new token", "fires in this text"].map((t) => h("th", { scope: "col", text: t })))),
+    h("tbody", {}, rows),
+  ]);
+  const details = h("details", {}, [h("summary", { text: `All ${merges.length} merges` }), table]);
+  root.append(h("div", { class: "nlpw-controls" }, [control.root, prev, next]), mergeInfo, count, tokens, summary, details);
+
+  let shown = -1;
+  function draw() {
+    const k = clamp(model.get("step"));
+    if (Number(control.input.value) !== k) control.set(k);
+    prev.disabled = k === 0;
+    next.disabled = k === merges.length;
+    const toks = states[k].flat();
+    if (k === 0) {
+      mergeInfo.textContent = "Step 0: no merges yet, every character is a token.";
+      mergeInfo.removeAttribute("data-left");
+      mergeInfo.removeAttribute("data-right");
+    } else {
+      const [l, r] = merges[k - 1];
+      mergeInfo.textContent = `Step ${k}: merge "${visible(l)}" + "${visible(r)}" → "${visible(l + r)}" ` +
+        (fired[k] ? `(fires ${fired[k]}× in this text)` : "(does not occur in this text)");
+      mergeInfo.setAttribute("data-left", l);
+      mergeInfo.setAttribute("data-right", r);
+    }
+    count.setAttribute("data-count", String(toks.length));
+    count.textContent = `${toks.length} tokens for ${nChars} characters (${(nChars / toks.length).toFixed(2)} characters per token)`;
+    const longest = Math.max(...toks.map((t) => Array.from(t).length), 2);
+    tokens.replaceChildren(
+      ...toks.map((t) => {
+        const shade = (Array.from(t).length - 1) / (longest - 1); // longer tokens are lighter
+        return h("span", { class: "nlpw-token", role: "listitem", title: visible(t), style: `background: ${cividis(shade)}; color: ${textOn(shade)}`, text: t });
+      })
+    );
+    rows.forEach((row, i) => (i === k - 1 ? row.setAttribute("aria-current", "step") : row.removeAttribute("aria-current")));
+    summary.textContent = `After ${k} merges the text has ${toks.length} tokens: ${toks.map(visible).join(" | ")}`;
+    shown = k;
+  }
+
+  function setStep(v) {
+    const k = clamp(v);
+    if (k === shown && k === clamp(model.get("step"))) return;
+    model.set("step", k);
+    try {
+      model.save_changes(); // no-op on the static page (no kernel)
+    } catch (e) {
+      /* static page: no comm */
+    }
+    draw();
+  }
+
+  model.on("change:step", draw);
+  draw();
+}
+
+export default { render };

@@ -1,0 +1,40 @@
+"""Helpers for driving the book's widgets on a built page, shared by the widget browser tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+def golden(name: str) -> dict:
+    """The golden numbers a widget must show, computed in Python by the widget's unit tests."""
+    return json.loads((GOLDEN / name).read_text(encoding="utf-8"))
+
+
+def set_control(root, testid: str, value) -> None:
+    """Set a widget control the way a user would (fires input/change), whatever its kind."""
+    control = root.locator(f"[data-testid='{testid}']").first
+    kind = control.evaluate("e => e.tagName.toLowerCase() + ':' + (e.type || '')")
+    if kind == "input:checkbox":
+        want = value in (True, "true", "1", 1, "on")
+        if control.is_checked() != want:
+            control.click()
+    elif kind.startswith("select"):
+        control.select_option(str(value))
+    elif kind == "input:range" or kind == "input:number":
+        control.evaluate(
+            "(e, v) => { e.value = v; e.dispatchEvent(new Event('input', {bubbles: true}));"
+            " e.dispatchEvent(new Event('change', {bubbles: true})); }",
+            str(value),
+        )
+    else:
+        control.fill(str(value))
+        control.dispatch_event("input")
+        control.dispatch_event("change")
+
+
+def apply_controls(root, controls: list[dict]) -> None:
+    for c in controls:
+        set_control(root, c["testid"], c["value"])
