@@ -34,3 +34,19 @@ def test_bpe_stepper_replays_merges(open_page):
     assert step.input_value() == "1"
     assert root.locator("[data-testid='bpe-merge']").get_attribute("data-left") is not None
     assert log.console_errors == [] and log.page_errors == []
+
+
+def test_tfidf_search_ranks_documents(open_page):
+    spec = golden("tfidf_widget.json")
+    page, log = open_page(spec["page"])
+    root = page.locator("[data-testid='tfidf-root']").first
+    root.wait_for()
+    apply_controls(root, spec["controls"])
+    for want in spec["results"]:
+        item = root.locator(f"[data-testid='tfidf-result-{want['rank']}']")
+        assert int(item.get_attribute("data-document")) == want["document"]
+        assert float(item.get_attribute("data-score")) == pytest.approx(want["score"], abs=spec["tolerance"])
+    # Markup typed by a reader is shown as text, never parsed as HTML.
+    apply_controls(root, [{"testid": "tfidf-query", "value": "<img src=x onerror=alert(1)> tampa"}])
+    assert root.locator("img").count() == 0
+    assert log.dialogs == [] and log.console_errors == [] and log.page_errors == []

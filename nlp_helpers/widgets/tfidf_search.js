@@ -1,0 +1,132 @@
+// TfidfSearch: rank documents for a typed query by TF-IDF cosine, entirely in the browser.
+// The page carries the vocabulary, the IDF of each term and every document's L2-normalised
+// TF-IDF vector (sparse: term indices + weights). Here we tokenize the query with the same
+// simple regex as Python (lower-case, runs of [a-z0-9]), weight it (raw count x IDF, L2 norm)
+// and score each document by the dot product of unit vectors, i.e. the cosine.
+// _common.js (h, fmt, select, srOnly) is prepended by nlp_helpers.widgets.load_esm.
+
+export function tokenize(text, pattern) {
+  return String(text).toLowerCase().match(new RegExp(pattern, "g")) || [];
+}
+
+// {terms: [{term, index, count, idf, weight}], unknown: [tokens]} for a query; weights L2-normalised.
+export function queryVector(tokens, vocabIndex, idf) {
+  const counts = new Map();
+  const unknown = [];
+  for (const t of tokens) {
+    if (vocabIndex.has(t)) counts.set(t, (counts.get(t) || 0) + 1);
+    else if (!unknown.includes(t)) unknown.push(t);
+  }
+  const terms = [...counts].map(([term, count]) => {
+    const index = vocabIndex.get(term);
+    return { term, index, count, idf: idf[index], weight: count * idf[index] };
+  });
+  const norm = Math.sqrt(terms.reduce((a, t) => a + t.weight * t.weight, 0));
+  for (const t of terms) t.weight = norm > 0 ? t.weight / norm : 0;
+  terms.sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1));
+  return { terms, unknown: unknown.sort() };
+}
+
+// Top-k documents by cosine (document vectors are unit length): [{document, score}], ties by index;
+// documents with score 0 are dropped.
+export function rank(terms, docTerms, docWeights, k) {
+  const q = new Map(terms.map((t) => [t.index, t.weight]));
+  const scores = docTerms.map((idx, d) => idx.reduce((a, j, n) => a + (q.get(j) || 0) * docWeights[d][n], 0));
+  return scores
+    .map((score, document) => ({ document, score }))
+    .sort((a, b) => b.score - a.score || a.document - b.document)
+    .slice(0, k)
+    .filter((r) => r.score > 0); // no term in common: not a match (as TfIdf.search in Python)
+}
+
+function render({ model, el }) {
+  const get = (k) => model.get(k);
+  const root = h("div", { class: "nlpw nlpw-tfidf", "data-testid": "tfidf-root" });
+  el.replaceChildren(root);
+
+  let vocabIndex = new Map();
+  const indexVocabulary = () => { vocabIndex = new Map(get("vocabulary").map((t, i) => [t, i])); };
+  indexVocabulary();
+
+  const inputId = uid("tfidf-query");
+  const input = h("input", { type: "search", id: inputId, "data-testid": "tfidf-query", size: 40, autocomplete: "off",
+    placeholder: "e.g. asylum seekers" });
+  input.value = get("query");
+  function setQuery(value) {
+    model.set("query", value);
+    try { model.save_changes(); } catch (e) { /* static page: no kernel */ }
+    draw(); // in case the model does not echo the change (static page)
+  }
+  input.addEventListener("input", () => setQuery(input.value));
+  const controls = h("div", { class: "nlpw-controls" }, [
+    h("div", { class: "nlpw-control" }, [h("label", { for: inputId, text: "Query" }), input]),
+  ]);
+  if (get("examples").length) {
+    const pick = select({
+      label: "Example queries",
+      options: [{ value: "", label: "(choose one)" }, ...get("examples").map((e) => ({ value: e, label: e }))],
+      value: "",
+      onChange: (v) => {
+        if (!v) return;
+        input.value = v;
+        setQuery(v);
+      },
+    });
+    pick.input.setAttribute("data-testid", "tfidf-examples");
+    controls.append(pick.root);
+  }
+
+  const status = h("p", { class: "nlpw-status", "data-testid": "tfidf-status", "aria-live": "polite" });
+  const results = h("ol", { class: "nlpw-results", "data-testid": "tfidf-results", "aria-label": "Documents ranked by TF-IDF cosine" });
+  const termsBox = h("details", { open: "" }, [h("summary", { text: "Query terms and their TF-IDF weights" })]);
+  const termsTable = h("div");
+  termsBox.append(termsTable);
+  root.append(controls, status, results, termsBox,
+    srOnly(`Searches ${get("titles").length} documents; tokens are lower-cased runs of letters and digits.`));
+
+  function draw() {
+    const tokens = tokenize(get("query"), get("token_pattern"));
+    const { terms, unknown } = queryVector(tokens, vocabIndex, get("idf"));
+    results.replaceChildren();
+    termsTable.replaceChildren();
+    if (!tokens.length) {
+      status.textContent = "Type a query to rank the documents.";
+      return;
+    }
+    const unknownNote = unknown.length ? ` Not in the vocabulary (ignored): ${unknown.join(", ")}.` : "";
+    if (!terms.length) {
+      status.textContent = `None of the query's words is in the vocabulary, so no document matches.${unknownNote}`;
+      return;
+    }
+    const top = rank(terms, get("doc_terms"), get("doc_weights"), get("top_k"));
+    status.textContent = `${top.length} best of ${get("titles").length} documents by cosine similarity.${unknownNote}`;
+    top.forEach(({ document, score }, r) => {
+      results.append(h("li", { "data-testid": `tfidf-result-${r}`, "data-document": document, "data-score": score }, [
+        h("strong", { text: get("titles")[document] }),
+        h("span", { class: "nlpw-value", text: ` cosine ${fmt(score, 3)}` }),
+        h("div", { class: "nlpw-snippet", text: get("snippets")[document] }),
+      ]));
+    });
+    const head = h("tr", {}, ["term", "count", "IDF", "weight"].map((c) => h("th", { scope: "col", text: c })));
+    const body = terms.map((t) => h("tr", { "data-testid": `tfidf-term-${t.term}` }, [
+      h("th", { scope: "row", text: t.term }),
+      h("td", { text: String(t.count) }),
+      h("td", { text: fmt(t.idf, 3) }),
+      h("td", { text: fmt(t.weight, 3) }),
+    ]));
+    termsTable.append(h("table", { "data-testid": "tfidf-terms" }, [
+      h("caption", { text: "count × IDF, scaled to unit length" }), h("thead", {}, head), h("tbody", {}, body),
+    ]));
+  }
+
+  draw();
+  model.on("change:query", () => {
+    if (input.value !== get("query")) input.value = get("query");
+    draw();
+  });
+  model.on("change:top_k", draw);
+  model.on("change:vocabulary", () => { indexVocabulary(); draw(); });
+  for (const k of ["idf", "doc_terms", "doc_weights"]) model.on(`change:${k}`, draw);
+}
+
+export default { render };
