@@ -25,7 +25,7 @@ from nlp_helpers.widgets.tfidf_search import TOKEN_PATTERN, TfidfSearch, widget_
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden" / "tfidf_widget.json"
-NODE_DOM = HERE / "attention_node_dom.mjs"  # the book's tiny DOM for running widget modules under Node
+NODE_DOM = HERE / "widget_dom.mjs"  # the book's tiny DOM for running widget modules under Node
 
 QUERY = "asylum seekers Tampa"
 CONSTRUCT = {"query": "", "top_k": 3}

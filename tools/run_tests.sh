@@ -12,6 +12,9 @@ cd "$(dirname "$0")/.."
 BIN="$PWD/.venv/bin"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONHASHSEED=0 MPLBACKEND=Agg
 export PYDEVD_DISABLE_FILE_VALIDATION=1
+# One thread per process: the notebooks train many small models, and two processes of two
+# threads each on two cores spend their time contending (measured: 10-100x slower).
+export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" MKL_NUM_THREADS="${MKL_NUM_THREADS:-1}"
 export HYPOTHESIS_STORAGE_DIRECTORY="${TMPDIR:-/tmp}/nlp-book-hypothesis"
 JOBS="${NLP_TEST_JOBS:-2}"
 mapfile -t NOTEBOOKS < <("$BIN/python" tools/toc_notebooks.py)

@@ -31,8 +31,11 @@ pytestmark = pytest.mark.browser
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # This hook sees every collected test of the session, so mark only the ones in this folder.
+    here = Path(__file__).parent
     for item in items:
-        item.add_marker(pytest.mark.browser)
+        if here in Path(item.fspath).parents:
+            item.add_marker(pytest.mark.browser)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

@@ -7,9 +7,10 @@ kernel, must show the same values after the same control changes.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from .widgets import apply_controls, golden
+from .widgets import apply_controls, golden, read_matrix
 
 
 def test_bpe_stepper_replays_merges(open_page):
@@ -50,3 +51,46 @@ def test_tfidf_search_ranks_documents(open_page):
     apply_controls(root, [{"testid": "tfidf-query", "value": "<img src=x onerror=alert(1)> tampa"}])
     assert root.locator("img").count() == 0
     assert log.dialogs == [] and log.console_errors == [] and log.page_errors == []
+
+
+ATTN_RESET = [{"testid": "attn-causal", "checked": False}, {"testid": "attn-temperature", "value": "1"}]
+
+
+def test_attention_explorer_recomputes_in_the_page(open_page):
+    spec = golden("attention_widget.json")
+    page, log = open_page(spec["page"])
+    for widget in spec["widgets"]:
+        root = page.locator("[data-testid='attn-root']").filter(has_text=widget["title"]).first
+        root.wait_for()
+        layer_select = root.locator("[data-testid='attn-layer']")
+        has_layers = layer_select.count() > 0 and layer_select.is_enabled()
+        shown_before = None
+        for case in widget["cases"]:
+            reset = ATTN_RESET + ([{"testid": "attn-layer", "value": "0"}, {"testid": "attn-head", "value": "0"}]
+                                  if has_layers else [])
+            apply_controls(root, reset + case["controls"])
+            want = np.array(case["matrix"])
+            shown = np.array(read_matrix(root, "attn-cell", *want.shape, "data-weight"))
+            np.testing.assert_allclose(shown, want, atol=spec["tolerance"], err_msg=f"{widget['title']}: {case['name']}")
+            if shown_before is not None:
+                assert not np.allclose(shown, shown_before), f"{case['name']}: the controls did not change the drawing"
+            shown_before = shown
+    assert log.console_errors == [] and log.page_errors == []
+
+
+def test_positional_encoding_explorer_recomputes_in_the_page(open_page):
+    spec = golden("positional_widget.json")
+    page, log = open_page(spec["page"])
+    root = page.locator("[data-testid='pe-root']").first
+    root.wait_for()
+    for case in spec["cases"]:
+        apply_controls(root, case["controls"])
+        values = np.array(case["values"])
+        shown = np.array(read_matrix(root, "pe-value", *values.shape, "data-value"))
+        np.testing.assert_allclose(shown, values, atol=spec["tolerance"], err_msg=case["name"])
+        sims = root.evaluate(
+            "(r, n) => Array.from({length: n}, (_, q) => Number(r.querySelector(`[data-testid=\"pe-sim-${q}\"]`)?.getAttribute('data-value')))",
+            len(case["similarity"]),
+        )
+        np.testing.assert_allclose(sims, case["similarity"], atol=spec["tolerance"], err_msg=case["name"])
+    assert log.console_errors == [] and log.page_errors == []

@@ -36,5 +36,20 @@ def set_control(root, testid: str, value) -> None:
 
 
 def apply_controls(root, controls: list[dict]) -> None:
+    """Apply ``[{testid, value}]`` (or ``{testid, checked}`` for checkboxes) in order."""
     for c in controls:
-        set_control(root, c["testid"], c["value"])
+        set_control(root, c["testid"], c["checked"] if "checked" in c else c["value"])
+
+
+def read_matrix(root, prefix: str, rows: int, cols: int, attr: str) -> list[list[float]]:
+    """Read cells ``<prefix>-<i>-<j>`` (full precision in attribute ``attr``) from a widget's text table."""
+    return root.evaluate(
+        """(root, a) => { const [prefix, rows, cols, attr] = a; const out = [];
+            for (let i = 0; i < rows; i++) { const row = [];
+              for (let j = 0; j < cols; j++) {
+                const cell = root.querySelector(`[data-testid="${prefix}-${i}-${j}"]`);
+                row.push(cell ? Number(cell.getAttribute(attr)) : NaN); }
+              out.push(row); }
+            return out; }""",
+        [prefix, rows, cols, attr],
+    )
