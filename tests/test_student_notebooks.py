@@ -7,6 +7,7 @@ kernel. Every checker cell must print "⏳ Not yet" and no cell may raise.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -27,7 +28,7 @@ NOTEBOOKS = toc_notebooks()
 def exercise_section(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """The setup cell plus every cell from the '## Exercises' heading to the end."""
     start = next((i for i, c in enumerate(nb.cells)
-                  if c.cell_type == "markdown" and c.source.lstrip().startswith("## Exercises")), None)
+                  if c.cell_type == "markdown" and re.search(r"^## Exercises", c.source, re.M)), None)
     assert start is not None, "no '## Exercises' heading"
     out = nbformat.v4.new_notebook(metadata=nb.metadata)
     out.cells = [nb.cells[0], *nb.cells[start:]]

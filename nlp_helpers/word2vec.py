@@ -1,0 +1,410 @@
+"""Word2vec: skip-gram and CBOW with negative sampling, trained in PyTorch with hand-derived gradients.
+
+Follows Mikolov et al. (2013, "Distributed Representations of Words and Phrases")
+and the reference C tool as gensim re-implements it: a frequency-sorted
+vocabulary with ``min_count``, subsampling of frequent words, a *reduced* random
+window per centre word, ``k`` negatives drawn from the unigram distribution
+raised to 0.75, and a learning rate decaying linearly from ``alpha`` to
+``min_alpha``.
+
+What is different: updates are applied to mini-batches of (centre, context)
+pairs with ``Tensor.index_add_`` (vectorised, no Python loop per pair) instead
+of one pair at a time in lock-free threads. The gradients are the closed forms
+derived in the chapter (:func:`sgns_gradients`); the tests check them against
+autograd and finite differences. Left out: hierarchical softmax, phrases, and
+the full-softmax models (those live in :mod:`nlp_helpers.word2vec_softmax`).
+
+Names: ``V`` vocabulary size, ``d`` embedding width, ``B`` batch of pairs,
+``k`` negatives per pair. ``W_in`` (V, d) holds the vectors of the *given*
+words (the rows we keep as embeddings), ``W_out`` (V, d) those of the
+*predicted* words.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+from ._checks import check_choice, check_float, check_int, check_nonempty
+from .word2vec_eval import WordVectors
+
+__all__ = [
+    "Vocabulary", "build_vocab", "keep_probabilities", "noise_distribution", "noise_table",
+    "encode_corpus", "skipgram_pairs", "cbow_examples", "sgns_loss", "sgns_gradients", "Word2Vec",
+]
+
+
+# --------------------------------------------------------------------------- vocabulary
+class Vocabulary:
+    """Words sorted by descending count (ties alphabetically), with their counts.
+
+    ``words[i]`` is word ``i``; ``counts[i]`` its corpus frequency; ``index[word] == i``.
+    """
+
+    def __init__(self, words: Sequence[str], counts: Sequence[int]) -> None:
+        if len(words) != len(counts):
+            raise ValueError(f"words has {len(words)} entries but counts has {len(counts)}")
+        self.words = tuple(words)
+        self.counts = np.asarray(counts, dtype=np.int64)  # (V,)
+        self.index = {w: i for i, w in enumerate(self.words)}
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.index
+
+    def __repr__(self) -> str:
+        return f"Vocabulary({len(self)} words, {int(self.counts.sum())} tokens)"
+
+
+def build_vocab(sentences: Iterable[Sequence[str]], min_count: int = 5) -> Vocabulary:
+    """Count the words of ``sentences`` (lists of tokens) and keep those seen at least ``min_count`` times."""
+    min_count = check_int("min_count", min_count, minimum=1)
+    sentences = check_nonempty("sentences", sentences)
+    counter: collections.Counter[str] = collections.Counter()
+    for i, sent in enumerate(sentences):
+        if isinstance(sent, str):
+            raise TypeError(f"sentences[{i}] must be a list of tokens, got a str; split it into words first")
+        counter.update(sent)
+    if not counter:
+        raise ValueError("sentences must contain at least one token (all sentences are empty)")
+    kept = sorted(((w, c) for w, c in counter.items() if c >= min_count), key=lambda wc: (-wc[1], wc[0]))
+    if not kept:
+        raise ValueError(f"no word occurs min_count={min_count} times; lower min_count or use a larger corpus")
+    words, counts = zip(*kept)
+    return Vocabulary(words, counts)
+
+
+def keep_probabilities(counts: np.ndarray, sample: float = 1e-3) -> np.ndarray:
+    """Probability of keeping each occurrence of a word when subsampling frequent words, shape (V,).
+
+    word2vec.c / gensim formula with ``t = sample * total``: ``p = (sqrt(c/t) + 1) * t/c``, capped at 1.
+    Words rarer than about ``t`` are always kept; ``sample=0`` keeps everything.
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    sample = check_float("sample", sample, minimum=0.0, maximum=1.0)
+    if sample == 0:
+        return np.ones_like(counts)
+    t = sample * counts.sum()
+    return np.minimum(1.0, (np.sqrt(counts / t) + 1.0) * t / counts)
+
+
+def noise_distribution(counts: np.ndarray, power: float = 0.75) -> np.ndarray:
+    """The negative-sampling distribution ``P(w) ∝ count(w)**power``, shape (V,), sums to 1."""
+    counts = np.asarray(counts, dtype=np.float64)
+    power = check_float("power", power, minimum=0.0)
+    if counts.ndim != 1 or counts.size == 0 or np.any(counts <= 0):
+        raise ValueError("counts must be a non-empty 1-D array of positive counts")
+    weights = counts**power
+    return weights / weights.sum()
+
+
+def noise_table(counts: np.ndarray, power: float = 0.75, size: int = 1_000_000) -> np.ndarray:
+    """A table of word ids in which word ``w`` fills about ``size * P(w)`` slots (word2vec.c's unigram table).
+
+    Drawing a uniform slot then costs O(1): ``table[rng.integers(size, size=n)]``.
+    Largest-remainder rounding makes the table exactly ``size`` long.
+    """
+    size = check_int("size", size, minimum=1)
+    p = noise_distribution(counts, power)
+    slots = p * size
+    n = np.floor(slots).astype(np.int64)
+    short = size - int(n.sum())
+    n[np.argsort(-(slots - n), kind="stable")[:short]] += 1  # give the leftover slots to the largest remainders
+    return np.repeat(np.arange(len(p), dtype=np.int64), n)
+
+
+# --------------------------------------------------------------------------- training examples
+def encode_corpus(sentences: Sequence[Sequence[str]], vocab: Vocabulary) -> tuple[np.ndarray, np.ndarray]:
+    """Word ids of all in-vocabulary tokens, concatenated, and the sentence each one came from: two (N,) arrays.
+
+    Out-of-vocabulary tokens are dropped *before* windows are formed, as in word2vec.c.
+    """
+    ids, sent_ids = [], []
+    for s, sent in enumerate(sentences):
+        row = [vocab.index[w] for w in sent if w in vocab.index]
+        ids.append(np.asarray(row, dtype=np.int64))
+        sent_ids.append(np.full(len(row), s, dtype=np.int64))
+    return np.concatenate(ids), np.concatenate(sent_ids)
+
+
+def skipgram_pairs(
+    ids: np.ndarray, sent_ids: np.ndarray, window: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """All (centre, context) pairs within a reduced random window, vectorised: two (P,) arrays.
+
+    Each centre draws its own window ``b ~ U{1..window}`` (so near words count more, on average),
+    and pairs never cross a sentence boundary.
+    """
+    window = check_int("window", window, minimum=1)
+    b = rng.integers(1, window + 1, size=len(ids))  # reduced window of every centre
+    centres, contexts = [], []
+    for off in range(1, window + 1):
+        same = sent_ids[:-off] == sent_ids[off:]
+        right = same & (b[:-off] >= off)  # centre i, context i + off
+        left = same & (b[off:] >= off)  # centre i + off, context i
+        centres += [ids[:-off][right], ids[off:][left]]
+        contexts += [ids[off:][right], ids[:-off][left]]
+    return np.concatenate(centres), np.concatenate(contexts)
+
+
+def cbow_examples(
+    ids: np.ndarray, sent_ids: np.ndarray, window: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray]:
+    """CBOW examples: padded context ids (N, 2*window) with -1 for "no word", and the centre ids (N,).
+
+    Uses the same reduced random window as :func:`skipgram_pairs`; centres without any context are dropped.
+    """
+    window = check_int("window", window, minimum=1)
+    n = len(ids)
+    b = rng.integers(1, window + 1, size=n)
+    ctx = np.full((n, 2 * window), -1, dtype=np.int64)
+    for j, off in enumerate(range(1, window + 1)):
+        right = (sent_ids[:-off] == sent_ids[off:]) & (b[:-off] >= off)
+        ctx[:-off, 2 * j][right] = ids[off:][right]  # the word `off` places to the right of centre i
+        left = (sent_ids[off:] == sent_ids[:-off]) & (b[off:] >= off)
+        ctx[off:, 2 * j + 1][left] = ids[:-off][left]
+    has = (ctx >= 0).any(axis=1)
+    return ctx[has], ids[has]
+
+
+# --------------------------------------------------------------------------- loss and gradients
+def sgns_loss(v: torch.Tensor, u_pos: torch.Tensor, u_neg: torch.Tensor) -> torch.Tensor:
+    """Skip-gram negative-sampling loss of each example, shape (B,).
+
+    ``L = -log σ(u_pos·v) - Σ_i log σ(-u_neg_i·v)`` with ``v`` (B, d) the given word's input vector,
+    ``u_pos`` (B, d) the true context word's output vector and ``u_neg`` (B, k, d) the negatives'.
+    """
+    _check_sgns_shapes(v, u_pos, u_neg)
+    pos = (v * u_pos).sum(-1)  # (B,)
+    neg = torch.bmm(u_neg, v.unsqueeze(-1)).squeeze(-1)  # (B, k)
+    return -torch.nn.functional.logsigmoid(pos) - torch.nn.functional.logsigmoid(-neg).sum(-1)
+
+
+def sgns_gradients(
+    v: torch.Tensor, u_pos: torch.Tensor, u_neg: torch.Tensor, neg_mask: torch.Tensor | None = None
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Closed-form gradients of :func:`sgns_loss` for each example: ``(dL/dv, dL/du_pos, dL/du_neg, L)``.
+
+    ``dL/du_pos = (σ(u_pos·v) - 1) v``, ``dL/du_neg_i = σ(u_neg_i·v) v`` and
+    ``dL/dv = (σ(u_pos·v) - 1) u_pos + Σ_i σ(u_neg_i·v) u_neg_i``. ``neg_mask`` (B, k), if given,
+    is 1 for negatives to use and 0 for those to skip (a negative that drew the true context word).
+    Shapes: (B, d), (B, d), (B, k, d), (B,).
+    """
+    _check_sgns_shapes(v, u_pos, u_neg)
+    pos = (v * u_pos).sum(-1)  # (B,)
+    neg = torch.bmm(u_neg, v.unsqueeze(-1)).squeeze(-1)  # (B, k)
+    g_pos = torch.sigmoid(pos) - 1.0  # (B,)  in (-1, 0): pull together
+    g_neg = torch.sigmoid(neg)  # (B, k)  in (0, 1): push apart
+    loss_neg = -torch.nn.functional.logsigmoid(-neg)
+    if neg_mask is not None:
+        g_neg = g_neg * neg_mask
+        loss_neg = loss_neg * neg_mask
+    loss = -torch.nn.functional.logsigmoid(pos) + loss_neg.sum(-1)
+    grad_v = g_pos.unsqueeze(-1) * u_pos + torch.bmm(g_neg.unsqueeze(1), u_neg).squeeze(1)
+    grad_pos = g_pos.unsqueeze(-1) * v
+    grad_neg = g_neg.unsqueeze(-1) * v.unsqueeze(1)
+    return grad_v, grad_pos, grad_neg, loss
+
+
+def sgns_shared_loss(v: torch.Tensor, u_pos: torch.Tensor, u_noise: torch.Tensor, k: int) -> torch.Tensor:
+    """SGNS loss when a batch shares one pool of ``N`` noise words, each weighted ``k/N``, shape (B,).
+
+    ``L_b = -log σ(u_pos_b·v_b) - (k/N) Σ_j log σ(-u_noise_j·v_b)``. Its expectation over the pool is the
+    expectation of :func:`sgns_loss` with ``k`` negatives, but it is computed with one matrix product.
+    Shapes: ``v``, ``u_pos`` (B, d); ``u_noise`` (N, d).
+    """
+    _check_shared_shapes(v, u_pos, u_noise)
+    scores = v @ u_noise.T  # (B, N)
+    weight = k / u_noise.shape[0]
+    pos = (v * u_pos).sum(-1)
+    return -torch.nn.functional.logsigmoid(pos) - weight * torch.nn.functional.logsigmoid(-scores).sum(-1)
+
+
+def sgns_shared_gradients(
+    v: torch.Tensor, u_pos: torch.Tensor, u_noise: torch.Tensor, k: int, noise_mask: torch.Tensor | None = None,
+    *, with_loss: bool = True,
+) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor | None]:
+    """Closed-form gradients of the *sum over the batch* of :func:`sgns_shared_loss`.
+
+    Returns ``(dL/dv (B, d), dL/du_pos (B, d), dL/du_noise (N, d), L (B,))``: the same formulas as
+    :func:`sgns_gradients` with each noise term weighted ``k/N``; a noise word's gradient sums over the
+    batch. ``noise_mask`` (B, N) is 0 where pair ``b`` must skip noise word ``j`` (it is the true word).
+    ``with_loss=False`` skips computing ``L`` (returned as ``None``), which saves time in training.
+    """
+    _check_shared_shapes(v, u_pos, u_noise)
+    weight = k / u_noise.shape[0]
+    pos = (v * u_pos).sum(-1)  # (B,)
+    scores = v @ u_noise.T  # (B, N)
+    g_pos = torch.sigmoid(pos) - 1.0  # (B,)
+    g_noise = torch.sigmoid(scores) * weight  # (B, N)
+    if noise_mask is not None:
+        g_noise = g_noise * noise_mask
+    loss = None
+    if with_loss:
+        loss_noise = -torch.nn.functional.logsigmoid(-scores) * weight
+        if noise_mask is not None:
+            loss_noise = loss_noise * noise_mask
+        loss = -torch.nn.functional.logsigmoid(pos) + loss_noise.sum(-1)
+    grad_v = torch.addmm(g_pos.unsqueeze(-1) * u_pos, g_noise, u_noise)  # (B, d)
+    grad_pos = g_pos.unsqueeze(-1) * v  # (B, d)
+    grad_noise = g_noise.T @ v  # (N, d): every pair's push on each noise word, summed
+    return grad_v, grad_pos, grad_noise, loss
+
+
+def _check_shared_shapes(v: torch.Tensor, u_pos: torch.Tensor, u_noise: torch.Tensor) -> None:
+    if v.ndim != 2 or u_pos.shape != v.shape:
+        raise ValueError(f"v and u_pos must both have shape (B, d); got {tuple(v.shape)} and {tuple(u_pos.shape)}")
+    if u_noise.ndim != 2 or u_noise.shape[1] != v.shape[1]:
+        raise ValueError(f"u_noise must have shape (N, d) with d = {v.shape[1]}, got {tuple(u_noise.shape)}")
+
+
+def _check_sgns_shapes(v: torch.Tensor, u_pos: torch.Tensor, u_neg: torch.Tensor) -> None:
+    if v.ndim != 2 or u_pos.shape != v.shape:
+        raise ValueError(f"v and u_pos must both have shape (B, d); got {tuple(v.shape)} and {tuple(u_pos.shape)}")
+    if u_neg.ndim != 3 or u_neg.shape[0] != v.shape[0] or u_neg.shape[2] != v.shape[1]:
+        raise ValueError(f"u_neg must have shape (B, k, d) = ({v.shape[0]}, k, {v.shape[1]}), got {tuple(u_neg.shape)}")
+
+
+# --------------------------------------------------------------------------- the model
+class Word2Vec(WordVectors):
+    """Skip-gram (``sg=True``) or CBOW (``sg=False``) with negative sampling; settings named as in gensim.
+
+    ``fit(sentences)`` trains on lists of tokens and fills ``words``/``vectors`` (the rows of
+    ``W_in``), so every :class:`~nlp_helpers.word2vec_eval.WordVectors` method works afterwards.
+    CBOW averages the context vectors (gensim's ``cbow_mean=1``).
+
+    Training takes ``batch_size`` pairs at a time; each batch shares ``noise_pool`` noise words,
+    each weighted ``negative / noise_pool`` (:func:`sgns_shared_gradients`), so the expected update
+    is that of ``negative`` noise words per pair. ``seed`` fixes the initial vectors, the windows,
+    the subsampling and the noise draws: the same seed gives the same vectors.
+    """
+
+    def __init__(
+        self, *, sg: bool = True, dim: int = 100, window: int = 5, negative: int = 5, min_count: int = 5,
+        subsample: float = 1e-3, epochs: int = 5, alpha: float = 0.025, min_alpha: float = 1e-4,
+        ns_exponent: float = 0.75, batch_size: int = 256, noise_pool: int = 16, seed: int = 0,
+    ) -> None:
+        check_choice("sg", sg, (True, False, 0, 1))
+        self.sg = bool(sg)
+        self.dim = check_int("dim", dim, minimum=1)
+        self.window = check_int("window", window, minimum=1)
+        self.negative = check_int("negative", negative, minimum=1)
+        self.min_count = check_int("min_count", min_count, minimum=1)
+        self.subsample = check_float("subsample", subsample, minimum=0.0, maximum=1.0)
+        self.epochs = check_int("epochs", epochs, minimum=1)
+        self.alpha = check_float("alpha", alpha, minimum=0.0, min_inclusive=False)
+        self.min_alpha = check_float("min_alpha", min_alpha, minimum=0.0, maximum=self.alpha)
+        self.ns_exponent = check_float("ns_exponent", ns_exponent, minimum=0.0)
+        self.batch_size = check_int("batch_size", batch_size, minimum=1)
+        self.noise_pool = check_int("noise_pool", noise_pool, minimum=1)
+        self.seed = check_int("seed", seed, minimum=0)
+        self.vocab: Vocabulary | None = None
+        self.loss_history: list[float] = []
+        self.train_seconds = 0.0
+        super().__init__([], np.zeros((0, self.dim), dtype=np.float32))
+
+    def fit(self, sentences: Iterable[Sequence[str]], *, progress: bool = True) -> "Word2Vec":
+        """Build the vocabulary and train for ``epochs`` passes; records ``loss_history`` (mean loss per chunk)."""
+        sentences = check_nonempty("sentences", sentences)
+        start = time.perf_counter()
+        self.vocab = build_vocab(sentences, self.min_count)
+        rng = np.random.default_rng(self.seed)
+        gen = torch.Generator().manual_seed(self.seed)
+        V, d = len(self.vocab), self.dim
+        # word2vec.c's initialisation: small uniform input vectors, zero output vectors.
+        self.W_in = (torch.rand(V, d, generator=gen) - 0.5) / d
+        self.W_out = torch.zeros(V, d)
+        table = torch.from_numpy(noise_table(self.vocab.counts, self.ns_exponent))
+        keep = keep_probabilities(self.vocab.counts, self.subsample)
+        ids, sent_ids = encode_corpus(sentences, self.vocab)
+        n_expected = int(keep[ids].sum()) * self.epochs  # centres to process, for the learning-rate schedule
+        done, self.loss_history = 0, []
+        bar = tqdm(total=n_expected, disable=not progress, unit="word", desc="word2vec " + ("sg" if self.sg else "cbow"))
+        for _epoch in range(self.epochs):
+            kept = rng.random(len(ids)) < keep[ids]  # subsampling: drop frequent words, fresh each epoch
+            step = self._epoch_sg if self.sg else self._epoch_cbow
+            done = step(ids[kept], sent_ids[kept], rng, gen, table, done, n_expected, bar)
+        bar.total = bar.n  # the total was an estimate (subsampling is random)
+        bar.close()
+        self.words = list(self.vocab.words)
+        self.vectors = self.W_in.numpy().copy()
+        self._reset_index()
+        self.train_seconds = time.perf_counter() - start
+        return self
+
+    def _lr(self, done: int, total: int) -> float:
+        return max(self.min_alpha, self.alpha - (self.alpha - self.min_alpha) * done / max(total, 1))
+
+    def _noise(self, table: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+        return table[torch.randint(len(table), (self.noise_pool,), generator=gen)]  # (N,)
+
+    def _update(self, rows_in, grad_in, c, noise, g_pos, g_noise, lr) -> None:
+        self.W_in.index_add_(0, rows_in, grad_in, alpha=-lr)
+        self.W_out.index_add_(0, c, g_pos, alpha=-lr)
+        self.W_out.index_add_(0, noise, g_noise, alpha=-lr)
+
+    def _epoch_sg(self, ids, sent_ids, rng, gen, table, done, total, bar) -> int:
+        centres, contexts = skipgram_pairs(ids, sent_ids, self.window, rng)
+        order = torch.from_numpy(rng.permutation(len(centres)))
+        centres, contexts = torch.from_numpy(centres)[order], torch.from_numpy(contexts)[order]
+        per_pair = len(ids) / max(len(centres), 1)  # centre words per pair, to advance the schedule
+        losses = []
+        for lo in range(0, len(centres), self.batch_size):
+            c, o = centres[lo:lo + self.batch_size], contexts[lo:lo + self.batch_size]
+            noise = self._noise(table, gen)
+            lr = self._lr(done, total)
+            # As in word2vec.c, the *context* word is the input and the centre word is predicted;
+            # over a corpus the two roles are symmetric.
+            mask = (noise.unsqueeze(0) != c.unsqueeze(1)).float()  # skip a noise word equal to the true one
+            g_v, g_pos, g_noise, loss = sgns_shared_gradients(
+                self.W_in.index_select(0, o), self.W_out.index_select(0, c), self.W_out.index_select(0, noise),
+                self.negative, mask, with_loss=(lo // self.batch_size) % self._loss_every == 0)
+            self._update(o, g_v, c, noise, g_pos, g_noise, lr)
+            if loss is not None:
+                losses.append(float(loss.mean()))
+            n_words = round((lo + len(c)) * per_pair) - round(lo * per_pair)
+            done += n_words
+            bar.update(n_words)
+        self._log_losses(losses)
+        return done
+
+    def _epoch_cbow(self, ids, sent_ids, rng, gen, table, done, total, bar) -> int:
+        ctx, centres = cbow_examples(ids, sent_ids, self.window, rng)
+        order = torch.from_numpy(rng.permutation(len(centres)))
+        ctx, centres = torch.from_numpy(ctx)[order], torch.from_numpy(centres)[order]
+        losses = []
+        for lo in range(0, len(centres), self.batch_size):
+            cx, c = ctx[lo:lo + self.batch_size], centres[lo:lo + self.batch_size]
+            present = cx >= 0  # (B, 2w)
+            n_ctx = present.sum(1, keepdim=True)  # (B, 1)
+            h = (self.W_in[cx.clamp(min=0)] * present.unsqueeze(-1)).sum(1) / n_ctx  # (B, d): mean of context vectors
+            noise = self._noise(table, gen)
+            lr = self._lr(done, total)
+            mask = (noise.unsqueeze(0) != c.unsqueeze(1)).float()
+            g_h, g_pos, g_noise, loss = sgns_shared_gradients(
+                h, self.W_out.index_select(0, c), self.W_out.index_select(0, noise),
+                self.negative, mask, with_loss=(lo // self.batch_size) % self._loss_every == 0)
+            # h is the mean of the context vectors, so the true gradient of each is dL/dh / n_ctx; word2vec.c
+            # and gensim add the undivided dL/dh to each (a larger step that trains faster). We do the same.
+            g_ctx = g_h.unsqueeze(1).expand(-1, cx.shape[1], -1)[present]
+            self._update(cx[present], g_ctx, c, noise, g_pos, g_noise, lr)
+            if loss is not None:
+                losses.append(float(loss.mean()))
+            done += len(c)
+            bar.update(len(c))
+        self._log_losses(losses)
+        return done
+
+    _loss_every = 8  # batches between loss evaluations (the loss is not needed for the update)
+
+    def _log_losses(self, losses: list[float], per_epoch: int = 50) -> None:
+        # Keep ~50 points per epoch for the loss curve: the mean loss of consecutive batches.
+        for chunk in np.array_split(np.asarray(losses), min(per_epoch, len(losses))):
+            self.loss_history.append(float(chunk.mean()))
