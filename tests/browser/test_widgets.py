@@ -94,3 +94,24 @@ def test_positional_encoding_explorer_recomputes_in_the_page(open_page):
         )
         np.testing.assert_allclose(sims, case["similarity"], atol=spec["tolerance"], err_msg=case["name"])
     assert log.console_errors == [] and log.page_errors == []
+
+
+def test_next_token_explorer_filters_and_renormalises(open_page):
+    spec = golden("sampling_widget.json")
+    page, log = open_page(spec["page"])
+    root = page.locator("[data-testid='sampling-root']").first
+    root.wait_for()
+    before = None
+    for case in spec["cases"]:
+        apply_controls(root, case["controls"])
+        probs = root.evaluate(
+            "(r, n) => Array.from({length: n}, (_, i) => Number(r.querySelector(`[data-testid=\"sampling-prob-${i}\"]`)?.getAttribute('data-value')))",
+            len(case["probs"]),
+        )
+        np.testing.assert_allclose(probs, case["probs"], atol=spec["tolerance"], err_msg=case["name"])
+        entropy = float(root.locator("[data-testid='sampling-entropy']").text_content())
+        assert entropy == pytest.approx(case["entropy"], abs=1e-3), case["name"]
+        assert int(root.locator("[data-testid='sampling-nucleus']").text_content()) == case["nucleus"]
+        assert before is None or not np.allclose(probs, before)
+        before = probs
+    assert log.console_errors == [] and log.page_errors == []
