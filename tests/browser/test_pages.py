@@ -51,3 +51,13 @@ def test_page_has_no_serious_accessibility_violations(open_page, rel, scheme):
     )
     bad = [v for v in result if v["impact"] in ("serious", "critical")]
     assert not bad, f"{rel} ({scheme}): " + "\n".join(f"{v['id']} ({v['impact']}): {v['help']} {v['nodes']}" for v in bad)
+
+
+@pytest.mark.parametrize("rel", [p for p in built_pages() if not p.endswith("intro.html")])
+def test_chapter_has_launch_buttons(rel):
+    """Every chapter can be opened in Binder, on a JupyterHub (nbgitpuller) and in Colab."""
+    html = (ROOT / "_build" / "html" / rel).read_text(encoding="utf-8")
+    notebook = rel.replace(".html", ".ipynb")
+    assert f"mybinder.org/v2/gh/nlp-step-by-step/nlp-step-by-step/main?urlpath=lab/tree/{notebook}" in html
+    assert f"colab.research.google.com/github/nlp-step-by-step/nlp-step-by-step/blob/main/{notebook}" in html
+    assert "/hub/user-redirect/git-pull?repo=" in html and notebook in html
