@@ -42,6 +42,6 @@ rm -rf _build
 offline "$BIN/jupyter-book" build . -W -n --keep-going
 
 step "4/4 browser tests (Debian Chromium via Playwright)"
-"$BIN/python" -m pytest tests/browser -q -p no:cacheprovider
+"$BIN/python" -m pytest tests/browser -n "$JOBS" -q -p no:cacheprovider
 
 printf '\nAll test steps passed in %d s.\n' $((SECONDS - start))
