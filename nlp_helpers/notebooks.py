@@ -32,6 +32,10 @@ if importlib.util.find_spec("nlp_helpers") is None:
         raise ImportError("nlp_helpers is not installed: run `make install` in the book's folder")'''
 
 _KEEP_NB_METADATA = ("kernelspec", "language_info", "jupytext")
+# Cell metadata that is content, not state: tags (remove-cell, solution, ...) and myst-nb's
+# per-cell render options, e.g. ``{"mystnb": {"image": {"alt": "..."}}}``, the alternative text
+# of the cell's figures on the built page.
+_KEEP_CELL_METADATA = ("tags", "mystnb")
 
 
 def setup_cell() -> nbformat.NotebookNode:
@@ -40,7 +44,11 @@ def setup_cell() -> nbformat.NotebookNode:
 
 
 def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Return a copy of ``nb`` without outputs, execution counts and volatile metadata, with the setup cell first."""
+    """Return a copy of ``nb`` without outputs, execution counts and volatile metadata, with the setup cell first.
+
+    Cell metadata keeps only ``tags`` and ``mystnb`` (myst-nb render options such as the alt text
+    of a figure, ``{"image": {"alt": ...}}``).
+    """
     nb = copy.deepcopy(nb)
     nb.metadata = {k: v for k, v in nb.metadata.items() if k in _KEEP_NB_METADATA}
     nb.metadata.pop("jupytext", None)
@@ -48,8 +56,8 @@ def clean(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     nb.metadata["language_info"] = {"name": "python"}
     cells = [c for c in nb.cells if SETUP_TAG not in c.get("metadata", {}).get("tags", [])]
     for cell in cells:
-        tags = cell.get("metadata", {}).get("tags")
-        cell.metadata = {"tags": tags} if tags else {}
+        old = cell.get("metadata", {})
+        cell.metadata = {key: old[key] for key in _KEEP_CELL_METADATA if old.get(key)}
         cell.pop("id", None)
         if cell.cell_type == "code":
             cell.outputs = []

@@ -22,6 +22,16 @@ FORBIDDEN = {
     r"requests\.get\(|urllib\.request\.urlopen\(|urlretrieve\(": "uses the network",
     r"^\s*[!%]pip install": "installs packages from a chapter cell (only the setup cell may)",
 }
+# A code cell "plots" when it calls matplotlib or the book's plotting helpers. On the chapters as
+# written this flags exactly the cells whose executed outputs contain an image, and no other cell
+# (e.g. not `TinyGPTConfig,` or `import matplotlib.pyplot as plt`).
+PLOTS = re.compile(
+    r"\bplt\.(?!rcParams|style\b|close\b)|\bax\d?\.|\baxes\b|\.plot[.(]|\bheatmap\(|\.imshow\(|\.scatter\("
+    r"|\bfig\s*,|\.subplots\(|\.hist\(|\.bar\(|\.loglog\(|\.semilog[xy]\("
+)
+# Cells whose output never reaches the page need no alternative text.
+HIDDEN_OUTPUT = {"remove-cell", "remove-output", "remove_cell", "remove_output"}
+MIN_ALT_CHARS = 30
 
 
 def _ids(paths):
@@ -83,11 +93,53 @@ def test_notebook_has_self_checking_exercises(path):
     assert all("remove-cell" not in c.metadata.get("tags", []) for c in stubs)
 
 
+def _figure_alt(cell: nbformat.NotebookNode) -> str:
+    """The alt text myst-nb gives the cell's image outputs (``metadata.mystnb.image.alt``), or ""."""
+    image = (cell.metadata.get("mystnb") or {}).get("image") or {}
+    return str(image.get("alt", "")).strip()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_every_figure_has_alt_text(path):
+    """Screen-reader users get a description of each plot instead of the image's file name.
+
+    myst-nb applies ``mystnb.image.alt`` to every image output of the cell, so a cell with several
+    figures needs one text that describes them all.
+    """
+    nb = nbformat.read(path, as_version=4)
+    bad = []
+    for i, cell in enumerate(nb.cells):
+        hidden = HIDDEN_OUTPUT & set(cell.metadata.get("tags", []))
+        if cell.cell_type != "code" or hidden or not PLOTS.search(cell.source):
+            continue
+        alt = _figure_alt(cell)
+        if len(alt) < MIN_ALT_CHARS or re.search(r"\.(png|svg|jpe?g|gif)$|^\.\./_images", alt, re.I):
+            bad.append(f"cell {i} ({cell.source.splitlines()[0][:60]!r}): alt={alt!r}")
+    assert not bad, (f"{path.name}: figure cells without a real alt text (set cell metadata "
+                     f'{{"mystnb": {{"image": {{"alt": "what the figure shows and what to notice"}}}}}}, '
+                     f">= {MIN_ALT_CHARS} characters):\n" + "\n".join(bad))
+
+
+@pytest.mark.parametrize(("source", "plots"), [
+    ("fig, ax = plt.subplots(figsize=(6, 3))\nax.plot(losses)\nplt.show()", True),
+    ("heatmap(sims, words, words, title='cosine')", True),
+    ("ax = aniso.plot(marker='o')", True),
+    ("fig, (ax1, ax2) = plt.subplots(1, 2)", True),
+    ("import matplotlib.pyplot as plt\nplt.rcParams['figure.dpi'] = 100", False),
+    ("tiny = TinyGPT(TinyGPTConfig(vocab_size=84, block_size=64), seed=0)", False),
+    ("from nlp_helpers.plotting import PALETTE, heatmap, use_book_style", False),
+])
+def test_plot_detector(source, plots):
+    assert bool(PLOTS.search(source)) is plots
+
+
 def test_clean_strips_outputs_and_adds_setup_cell():
     nb = nbformat.v4.new_notebook()
     code = nbformat.v4.new_code_cell("1 + 1")
     code.outputs = [nbformat.v4.new_output("execute_result", {"text/plain": "2"}, execution_count=1)]
     code.execution_count = 1
+    alt = {"image": {"alt": "Line plot of the loss against training step; it falls steadily."}}
+    code.metadata.update({"tags": ["hide-input"], "mystnb": alt, "scrolled": True, "collapsed": False})
     nb.cells = [code]
     nb.metadata["widgets"] = {"state": {}}
     out = clean(nb)
@@ -95,6 +147,8 @@ def test_clean_strips_outputs_and_adds_setup_cell():
     assert is_clean(out)
     assert out.cells[0].source == SETUP_SOURCE and out.cells[1].outputs == []
     assert "widgets" not in out.metadata
+    # tags and myst-nb render options (a figure's alt text) are content; UI state is not
+    assert out.cells[1].metadata == {"tags": ["hide-input"], "mystnb": alt}
     assert clean(out).cells == out.cells  # idempotent: no second setup cell
 
 

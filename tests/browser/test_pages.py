@@ -1,6 +1,8 @@
-"""Every page of the built book: offline, math rendered, every widget rendered, no console errors."""
+"""Every page of the built book: offline, math rendered, every widget rendered, figures described, no console errors."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -26,6 +28,24 @@ def test_page_is_offline_and_renders(open_page, rel):
     n_views = widget_view_count(page)
     rendered = page.locator(".widget-subarea").count()
     assert rendered == n_views, f"{rel}: {n_views} widget views embedded, {rendered} rendered"
+
+    # Figures: every image in the article has a real text alternative. Without the cell metadata
+    # `mystnb.image.alt`, Sphinx writes the image's own path ("../_images/<hash>.png") as its alt,
+    # which a screen reader reads out as noise. Only an image marked decorative may have alt="".
+    images = page.evaluate(
+        """() => [...document.querySelectorAll('article.bd-article img')].map(img => ({
+            src: img.getAttribute('src'), alt: img.getAttribute('alt'),
+            decorative: img.getAttribute('role') === 'presentation' || img.getAttribute('aria-hidden') === 'true'}))"""
+    )
+    bad_alts = [
+        (img["src"], img["alt"]) for img in images
+        if img["alt"] is None
+        or re.search(r"\.(png|svg|jpe?g|gif)$", img["alt"].strip(), re.I)
+        or img["alt"].strip().startswith(("../_images", "_images/"))
+        or (not img["alt"].strip() and not img["decorative"])
+    ]
+    assert not bad_alts, (f"{rel}: images without a real alt text (set the cell metadata "
+                          f"mystnb.image.alt): {bad_alts[:5]}")
 
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
