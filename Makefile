@@ -10,6 +10,9 @@ JB_FLAGS := -W -n --keep-going
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
+# One thread per process unless you say otherwise: the chapters train many small models, where
+# thread hand-offs cost more than they gain (and two notebooks at once would contend).
+export OMP_NUM_THREADS ?= 1
 
 .PHONY: book test install assets prepare serve lab student benchmarks clean help
 

@@ -7,8 +7,8 @@ Rows (see CONTRIBUTING.md, "Benchmarks"):
      distributions (V = 49,152; 32 prompt prefixes, temperature 1). Target: identical filtered logits,
      ours at most 3x the reference's time (numpy float64 vs torch).
 4. ``sample`` vs ``torch.multinomial`` on the same filtered distribution (T = 0.8, top-p 0.95):
-     200,000 draws each; agreement = 1 - total variation distance between the two frequency tables.
-     Target: TV distance < 0.01.
+     200,000 draws each; each sampler's total variation distance to the exact probabilities
+     (pure sampling noise). Target: ours is no noisier than torch.multinomial (<= 1.5x + 0.002).
 5. ``generate`` (greedy, our loop with the KV cache) vs ``model.generate(do_sample=False)``: 48 new
      tokens. Target: identical tokens, ours at most 1.5x the reference's time.
 6. ``generate_many``: 6 settings x 5 samples x 40 tokens in one batch (the chapter's measurement)
@@ -78,10 +78,16 @@ def bench_sample(logits: np.ndarray) -> dict:
     theirs, t_ref = _best(lambda: torch.multinomial(torch.from_numpy(probs), n, replacement=True, generator=gen).numpy())
     f_ours = np.bincount(ours, minlength=x.size) / n
     f_ref = np.bincount(theirs, minlength=x.size) / n
-    tv = 0.5 * np.abs(f_ours - f_ref).sum()
+    # Both samplers are random, so compare each one's distance to the exact distribution:
+    # with hundreds of tokens, 200k draws leave a TV of ~0.01-0.02 from sampling noise alone.
+    tv_ours = 0.5 * np.abs(f_ours - probs).sum()
+    tv_ref = 0.5 * np.abs(f_ref - probs).sum()
     return {"helper": "nlp_helpers.sampling.sample", "reference": "torch.multinomial on the same probabilities",
-            "agreement": 1 - tv, "ours_s": t_ours, "reference_s": t_ref, "target": "total variation distance < 0.01",
-            "met": tv < 0.01, "note": f"{n:,} draws, T=0.8, top-p 0.95 ({int((probs > 0).sum())} tokens); TV = {tv:.4f}"}
+            "agreement": f"TV to the exact distribution {tv_ours:.4f} (torch {tv_ref:.4f})",
+            "ours_s": t_ours, "reference_s": t_ref,
+            "target": "TV to the exact distribution <= 1.5x torch.multinomial's + 0.002",
+            "met": bool(tv_ours <= 1.5 * tv_ref + 0.002),
+            "note": f"{n:,} draws, T=0.8, top-p 0.95 ({int((probs > 0).sum())} tokens)"}
 
 
 def bench_greedy(model, tokenizer) -> dict:
