@@ -3,6 +3,7 @@
     python benchmarks/run_all.py                 # all benchmarks + notebook timings
     python benchmarks/run_all.py --only tfidf    # one benchmark module
     python benchmarks/run_all.py --install       # also time a cold install into a fresh venv
+    python benchmarks/run_all.py --notebooks-only  # re-time the chapters, keep the last benchmark rows
 
 Each ``benchmarks/bench_<topic>.py`` defines ``run() -> list[dict]`` with the keys
 ``helper, reference, agreement, ours_s, reference_s, target, met, note`` (see CONTRIBUTING.md).
@@ -151,17 +152,23 @@ def main() -> int:
     parser.add_argument("--only", help="run only benchmarks/bench_<ONLY>.py")
     parser.add_argument("--no-notebooks", action="store_true", help="skip timing the notebooks")
     parser.add_argument("--install", action="store_true", help="also time a cold install (a few minutes)")
+    parser.add_argument("--notebooks-only", action="store_true", help="only re-time the notebooks")
     parser.add_argument("--no-write", action="store_true", help="print only; do not update the appendix page")
     args = parser.parse_args()
+    latest = HERE / "results" / "latest.json"
+    previous = json.loads(latest.read_text()) if latest.exists() else {"rows": [], "notebooks": [], "install": None}
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     meta = {"date": dt.date.today().isoformat(),
             "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
-    rows = run_benchmarks(args.only)
-    notebooks = [] if (args.no_notebooks or args.only) else time_notebooks()
-    install = cold_install() if args.install else None
+    rows = [] if args.notebooks_only else run_benchmarks(args.only)
+    if args.only or args.notebooks_only:  # keep the other topics' rows from the last full run
+        kept = [r for r in previous["rows"] if r["topic"] != args.only]
+        rows = sorted(kept + rows, key=lambda r: r["topic"])
+    notebooks = previous["notebooks"] if (args.no_notebooks or args.only) else time_notebooks()
+    install = cold_install() if args.install else previous.get("install")
     text = markdown(rows, notebooks, install, meta)
     print(text)
-    if not args.no_write and not args.only:
+    if not args.no_write:
         (HERE / "results").mkdir(exist_ok=True)
         (HERE / "results" / "latest.json").write_text(
             json.dumps({"meta": meta, "rows": rows, "notebooks": notebooks, "install": install}, indent=1, default=str))
