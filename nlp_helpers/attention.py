@@ -17,7 +17,8 @@ Conventions (the same as ``torch.nn.functional.scaled_dot_product_attention``):
 * A query whose every key is masked (a padded query row, as on the slides of
   seed 001) gets **all-zero weights and a zero output** instead of the NaN that
   ``0 / 0`` would give. PyTorch's ``scaled_dot_product_attention`` does the same;
-  ``torch.nn.MultiheadAttention`` returns NaN for such rows.
+  ``torch.nn.MultiheadAttention`` returns NaN for such rows. With no keys at all
+  (``K`` of shape ``(0, d_k)``) every query is such a query: empty weights, zero output.
 
 Left out on purpose: dropout on the weights (training only), KV caching and
 fused kernels (see ``benchmarks/bench_attention.py`` for the speed of PyTorch's).
@@ -55,7 +56,7 @@ def softmax(scores: np.ndarray, mask: np.ndarray | None = None, axis: int = -1) 
     if mask is not None:
         keep = keep & _as_mask("mask", mask, s.shape)
     s = np.where(keep, s, -np.inf)
-    row_max = np.max(s, axis=axis, keepdims=True)
+    row_max = np.max(s, axis=axis, keepdims=True, initial=-np.inf)  # initial: an empty axis is a fully masked row
     row_max = np.where(np.isfinite(row_max), row_max, 0.0)  # fully masked row: any finite shift works
     e = np.where(keep, np.exp(s - row_max), 0.0)
     total = e.sum(axis=axis, keepdims=True)
@@ -104,7 +105,12 @@ def scaled_dot_product_attention(
     if Q.shape[:-2] != K.shape[:-2] or K.shape[:-2] != V.shape[:-2]:
         raise ValueError(f"Q, K, V must share their leading (batch/head) axes, got {Q.shape}, {K.shape}, {V.shape}")
     d_k = Q.shape[-1]
-    scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(d_k)  # (..., n_q, n_k)
+    if d_k == 0:
+        raise ValueError(f"Q and K must have d_k >= 1 columns, got Q {Q.shape} and K {K.shape}")
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = Q @ np.swapaxes(K, -1, -2) / np.sqrt(d_k)  # (..., n_q, n_k)
+    if not np.isfinite(scores).all():
+        raise ValueError("Q and K are too large: Q K^T / sqrt(d_k) overflows float64 (scale them down)")
     if bias is not None:
         scores = scores + _broadcast("bias", check_array("bias", bias), scores.shape)
     weights = softmax(scores, mask)

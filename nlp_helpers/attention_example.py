@@ -86,6 +86,8 @@ def printed_agreement(computed, printed, decimals: int) -> float:
     p = check_array("printed", printed)
     if c.shape != p.shape:
         raise ValueError(f"computed has shape {c.shape} but printed has shape {p.shape}")
+    if c.size == 0:
+        raise ValueError("computed and printed must not be empty: there is nothing to compare")
     return float(np.max(np.abs(c - p)) * 10**decimals)
 
 

@@ -25,7 +25,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._checks import check_array, check_int
+from ._checks import check_array, check_float, check_int, check_nonempty, check_text, check_type
 from .attention import causal_mask
 from .transformer import decoder_layer, decoder_params_from_torch, encoder_layer, encoder_params_from_torch
 
@@ -41,6 +41,12 @@ class ReversalTask:
     length: int = 6
     symbols: str = "abcdefgh"
 
+    def __post_init__(self) -> None:
+        check_int("length", self.length, minimum=1)
+        check_text("symbols", self.symbols, allow_empty=False)
+        if len(set(self.symbols)) != len(self.symbols):
+            raise ValueError(f"symbols must not repeat a character, got {self.symbols!r}")
+
     @property
     def vocab(self) -> list[str]:
         return [BOS, *self.symbols]
@@ -51,6 +57,8 @@ class ReversalTask:
         ``tgt_in`` is the target shifted right: ``<s>`` then all but the last target token
         (teacher forcing: the decoder sees the true previous tokens, never the one it predicts).
         """
+        check_type("rng", rng, np.random.Generator)
+        batch_size = check_int("batch_size", batch_size, minimum=1)
         src = rng.integers(1, len(self.vocab), size=(batch_size, self.length))
         tgt_out = src[:, ::-1].copy()
         tgt_in = np.concatenate([np.zeros((batch_size, 1), dtype=int), tgt_out[:, :-1]], axis=1)
@@ -63,6 +71,9 @@ class ReversalTask:
         return [self.vocab.index(c) for c in text]
 
     def decode(self, ids) -> list[str]:
+        ids = check_array("ids", ids, ndim=1, dtype=int)
+        if ids.size and (ids.min() < 0 or ids.max() >= len(self.vocab)):
+            raise ValueError(f"ids must lie in [0, {len(self.vocab)}), got {ids.tolist()}")
         return [self.vocab[int(i)] for i in ids]
 
 
@@ -72,6 +83,11 @@ class TinyTransformer(nn.Module):
     def __init__(self, vocab_size: int, d_model: int = 32, n_heads: int = 2, n_encoder: int = 1, n_decoder: int = 2,
                  d_ff: int = 64, max_len: int = 16) -> None:
         super().__init__()
+        for name, value in (("vocab_size", vocab_size), ("d_model", d_model), ("n_heads", n_heads),
+                            ("n_encoder", n_encoder), ("n_decoder", n_decoder), ("d_ff", d_ff), ("max_len", max_len)):
+            check_int(name, value, minimum=0 if name in ("n_encoder", "n_decoder") else 1)
+        if d_model % n_heads:
+            raise ValueError(f"d_model ({d_model}) must be divisible by n_heads ({n_heads})")
         self.d_model, self.n_heads = d_model, n_heads
         self.embed = nn.Embedding(vocab_size, d_model)  # also the output layer (weight tying)
         self.pos = nn.Embedding(max_len, d_model)  # learned absolute positions
@@ -80,6 +96,12 @@ class TinyTransformer(nn.Module):
         self.decoder = nn.ModuleList(nn.TransformerDecoderLayer(**layer) for _ in range(n_decoder))
 
     def embed_tokens(self, ids: torch.Tensor) -> torch.Tensor:
+        if not isinstance(ids, torch.Tensor) or ids.dtype not in (torch.long, torch.int) or ids.ndim != 2:
+            raise TypeError(f"ids must be a (B, T) torch tensor of integer token ids, got {getattr(ids, 'dtype', type(ids).__name__)}")
+        V, max_len = self.embed.num_embeddings, self.pos.num_embeddings
+        if ids.shape[1] > max_len or (ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= V)):
+            raise ValueError(f"ids must hold at most max_len={max_len} positions of ids in [0, {V}), got shape "
+                             f"{tuple(ids.shape)} with values {ids.flatten()[:10].tolist()}")
         # No sqrt(d_model) factor (the paper scales the tied embeddings by it): at this size it drowns the
         # learned positions, which reversal needs, and training then fails for some seeds.
         return self.embed(ids) + self.pos(torch.arange(ids.shape[1]))
@@ -101,8 +123,10 @@ def train_reversal(task: ReversalTask | None = None, steps: int = 300, batch_siz
     """Train a :class:`TinyTransformer` on ``task``; returns the model (in eval mode) and the loss per step."""
     from tqdm.auto import tqdm
 
-    task = task or ReversalTask()
+    task = ReversalTask() if task is None else task
+    check_type("task", task, ReversalTask)
     steps = check_int("steps", steps, minimum=1)
+    lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
     batch_size = check_int("batch_size", batch_size, minimum=1)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
@@ -130,13 +154,24 @@ def greedy_decode(model: TinyTransformer, src_ids, steps: int | None = None) -> 
     This is how a trained decoder is used; training instead feeds the whole shifted-right target at
     once (teacher forcing), which the causal mask makes equivalent position by position.
     """
-    src = torch.as_tensor(check_array("src_ids", src_ids, ndim=1, dtype=int))[None]
+    src_arr = _check_ids(model, "src_ids", src_ids)
+    src = torch.as_tensor(src_arr)[None]
     steps = src.shape[1] if steps is None else check_int("steps", steps, minimum=1, maximum=model.pos.num_embeddings)
     out = [0]  # <s>
     for _ in range(steps):
         logits = model(src, torch.as_tensor([out]))
         out.append(int(logits[0, -1].argmax()))
     return out[1:]
+
+
+def _check_ids(model: TinyTransformer, name: str, ids) -> np.ndarray:
+    """A 1-D int array of 1..max_len token ids in [0, vocab_size) for ``model``."""
+    check_type("model", model, TinyTransformer)
+    arr = check_array(name, ids, ndim=1, dtype=int)
+    V, max_len = model.embed.num_embeddings, model.pos.num_embeddings
+    if not 1 <= len(arr) <= max_len or arr.min() < 0 or arr.max() >= V:
+        raise ValueError(f"{name} must hold 1 to {max_len} ids in [0, {V}), got {arr.tolist()}")
+    return arr
 
 
 def numpy_forward(model: TinyTransformer, src_ids, tgt_ids) -> dict[str, np.ndarray | list]:
@@ -146,13 +181,9 @@ def numpy_forward(model: TinyTransformer, src_ids, tgt_ids) -> dict[str, np.ndar
     Returns ``logits (T, V)``, ``encoder_self (L_enc, H, S, S)``, ``decoder_self (L_dec, H, T, T)``,
     ``cross (L_dec, H, T, S)`` and ``decoder_states``: the decoder input and each layer's output.
     """
-    src = check_array("src_ids", src_ids, ndim=1, dtype=int)
-    tgt = check_array("tgt_ids", tgt_ids, ndim=1, dtype=int)
+    src, tgt = _check_ids(model, "src_ids", src_ids), _check_ids(model, "tgt_ids", tgt_ids)
     E = model.embed.weight.detach().double().numpy()
     P = model.pos.weight.detach().double().numpy()
-    for name, ids in (("src_ids", src), ("tgt_ids", tgt)):
-        if ids.min() < 0 or ids.max() >= len(E) or len(ids) > len(P):
-            raise ValueError(f"{name} must hold at most {len(P)} ids in [0, {len(E)}), got {ids.tolist()}")
     memory = E[src] + P[: len(src)]
     enc_w = []
     for layer in model.encoder:
@@ -177,6 +208,7 @@ def logit_lens(states: list[np.ndarray], E: np.ndarray) -> np.ndarray:
     residual-stream state can be read as a guess at the next token.
     """
     E = check_array("E", E, ndim=2)
+    states = check_nonempty("states", states)
     out = []
     for i, s in enumerate(states):
         s = check_array(f"states[{i}]", s, shape=(None, E.shape[1]))

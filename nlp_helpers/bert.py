@@ -280,6 +280,12 @@ def semantic_search(query_embeddings: np.ndarray, doc_embeddings: np.ndarray, k:
     q = check_array("query_embeddings", query_embeddings, ndim=(1, 2))
     q = q[None] if q.ndim == 1 else q
     d = check_array("doc_embeddings", doc_embeddings, ndim=2)
+    if q.shape[1] != d.shape[1]:
+        raise ValueError(f"query_embeddings have {q.shape[1]} dimensions but doc_embeddings have {d.shape[1]}")
+    for name, m in (("query_embeddings", q), ("doc_embeddings", d)):
+        zero = np.flatnonzero(~np.any(m != 0, axis=1))
+        if zero.size:
+            raise ValueError(f"{name} has an all-zero row ({int(zero[0])}); its cosine similarity is undefined")
     k = check_int("k", k, minimum=1, maximum=len(d))
     sims = cosine_similarity(q, d)  # (Q, N)
     idx = np.argsort(-sims, axis=1, kind="stable")[:, :k]
@@ -309,7 +315,10 @@ def anisotropy(vectors: np.ndarray, rng: np.random.Generator, n_pairs: int = 500
     n_pairs = check_int("n_pairs", n_pairs, minimum=1)
     i = rng.integers(0, len(v), n_pairs)
     j = (i + rng.integers(1, len(v), n_pairs)) % len(v)  # j != i
+    top = np.abs(v).max()
+    if top > 1e150:  # entries this large overflow the squared norms; cosines do not change when v is scaled
+        v = v / top
     norms = np.linalg.norm(v, axis=1)
     if (norms[i] == 0).any() or (norms[j] == 0).any():
         raise ValueError("vectors contains an all-zero row; its cosine similarity is undefined")
-    return float(np.mean(np.sum(v[i] * v[j], axis=1) / (norms[i] * norms[j])))
+    return float(np.mean(np.clip(np.sum(v[i] * v[j], axis=1) / (norms[i] * norms[j]), -1.0, 1.0)))

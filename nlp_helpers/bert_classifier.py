@@ -27,7 +27,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._checks import check_float, check_int
+from ._checks import check_float, check_int, check_type
 from .bert import _forward, _texts, load_minilm
 
 __all__ = ["encoder_features", "run_bert_layer", "SentenceClassifier", "train_classifier", "predict"]
@@ -57,10 +57,22 @@ def encoder_features(texts: Sequence[str], *, max_length: int = 64, batch_size: 
 
 def run_bert_layer(layer: nn.Module, hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
     """Apply one ``BertLayer`` to hidden states (B, T, d_model), ignoring padded keys (mask 0)."""
+    check_type("layer", layer, nn.Module)
+    _check_batch(hidden, attention_mask)
     # BERT adds a large negative number to the scores of padded keys before the softmax.
     additive = (1.0 - attention_mask[:, None, None, :].to(hidden.dtype)) * torch.finfo(hidden.dtype).min
     out = layer(hidden, attention_mask=additive)
     return out[0] if isinstance(out, tuple) else out
+
+
+def _check_batch(hidden: torch.Tensor, attention_mask: torch.Tensor, d_model: int | None = None) -> None:
+    check_type("hidden", hidden, torch.Tensor)
+    check_type("attention_mask", attention_mask, torch.Tensor)
+    if hidden.ndim != 3 or attention_mask.shape != hidden.shape[:2]:
+        raise ValueError(f"hidden must be (B, T, d) and attention_mask (B, T); got {tuple(hidden.shape)}, "
+                         f"{tuple(attention_mask.shape)}")
+    if d_model is not None and hidden.shape[-1] != d_model:
+        raise ValueError(f"hidden must have d_model = {d_model} features in its last axis, got {hidden.shape[-1]}")
 
 
 class SentenceClassifier(nn.Module):
@@ -75,9 +87,7 @@ class SentenceClassifier(nn.Module):
         self.head = nn.Linear(d_model, n_classes)
 
     def forward(self, hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-        if hidden.ndim != 3 or attention_mask.shape != hidden.shape[:2]:
-            raise ValueError(f"hidden must be (B, T, d) and attention_mask (B, T); got {tuple(hidden.shape)}, "
-                             f"{tuple(attention_mask.shape)}")
+        _check_batch(hidden, attention_mask, self.head.in_features)
         if self.top_layer is not None:
             hidden = run_bert_layer(self.top_layer, hidden, attention_mask)
         m = attention_mask.to(hidden.dtype)[..., None]  # (B, T, 1)
@@ -95,7 +105,13 @@ def train_classifier(model: SentenceClassifier, hidden: torch.Tensor, attention_
     """
     from tqdm.auto import tqdm
 
-    y = torch.as_tensor(np.asarray(labels), dtype=torch.long)
+    _check_batch(hidden, attention_mask, model.head.in_features)
+    labels = np.asarray(labels)
+    if labels.size == 0:
+        raise ValueError("labels must not be empty: there is nothing to train on")
+    if labels.dtype.kind not in "iu":
+        raise TypeError(f"labels must be integer class indices, got dtype {labels.dtype}")
+    y = torch.as_tensor(labels, dtype=torch.long)
     if y.ndim != 1 or len(y) != len(hidden) or len(hidden) != len(attention_mask):
         raise ValueError(f"labels ({tuple(y.shape)}), hidden ({len(hidden)}) and attention_mask "
                          f"({len(attention_mask)}) must describe the same number of sentences")

@@ -73,6 +73,15 @@ def byte_token(byte: int) -> str:
 
 def merge_pair(symbols: Sequence, pair: tuple, new) -> list:
     """Replace every occurrence of ``pair`` in ``symbols`` by ``new``, scanning left to right."""
+    if not isinstance(symbols, Sequence):
+        raise TypeError(f"symbols must be a sequence (list, tuple or str) of symbols, got {type(symbols).__name__}")
+    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+        raise ValueError(f"pair must be a (left, right) pair, got {pair!r}")
+    return _merge_pair(symbols, pair, new)
+
+
+def _merge_pair(symbols: Sequence, pair: tuple, new) -> list:
+    # merge_pair without the argument checks: the training loops call it once per word per merge.
     out, i, n = [], 0, len(symbols)
     while i < n:
         if i + 1 < n and symbols[i] == pair[0] and symbols[i + 1] == pair[1]:
@@ -98,14 +107,14 @@ def apply_merges(text: str, merges: Sequence[tuple[str, str]]) -> list[str]:
         for left, right in merges:
             if len(symbols) < 2:
                 break
-            symbols = merge_pair(symbols, (left, right), left + right)
+            symbols = _merge_pair(symbols, (left, right), left + right)
         tokens.extend(symbols)
     return tokens
 
 
 def _check_merges(merges: Iterable) -> list[tuple[str, str]]:
-    if isinstance(merges, (str, bytes)):
-        raise TypeError("merges must be a sequence of (left, right) string pairs, not a single string")
+    if isinstance(merges, (str, bytes)) or not isinstance(merges, Iterable):
+        raise TypeError(f"merges must be a sequence of (left, right) string pairs, got {type(merges).__name__}")
     out = []
     for i, pair in enumerate(merges):
         if not (isinstance(pair, (tuple, list)) and len(pair) == 2
@@ -159,7 +168,7 @@ def train_merges_naive(word_counts: Mapping[str, int], num_merges: int, *, min_f
             break
         new = best[0] + best[1]
         order.setdefault(new, len(order))
-        words = {tuple(merge_pair(w, best, new)): c for w, c in words.items()}
+        words = {tuple(_merge_pair(w, best, new)): c for w, c in words.items()}
         merges.append(best)
     return merges
 
@@ -245,7 +254,7 @@ class BPE:
                 grown = set()
                 for wi in where.pop((a, b)):
                     old = words[wi]
-                    merged = merge_pair(old, (a, b), new)
+                    merged = _merge_pair(old, (a, b), new)
                     if len(merged) == len(old):
                         continue  # stale index: this word no longer holds the pair
                     f = freqs[wi]
@@ -278,7 +287,7 @@ class BPE:
             best = min(zip(symbols, symbols[1:]), key=lambda p: self._ranks.get(p, len(self._ranks)))
             if best not in self._ranks:
                 break
-            symbols = merge_pair(symbols, best, best[0] + best[1])
+            symbols = _merge_pair(symbols, best, best[0] + best[1])
         if len(self._cache) < 100_000:
             self._cache[chunk] = symbols
         return symbols
@@ -286,7 +295,11 @@ class BPE:
     def encode(self, text: str) -> list[str]:
         """Tokens of ``text`` (strings); ``decode(encode(text)) == text`` for every string."""
         check_text("text", text)
-        return [tok for chunk in pretokenize(text) for tok in self._encode_chunk(chunk)]
+        try:
+            return [tok for chunk in pretokenize(text) for tok in self._encode_chunk(chunk)]
+        except UnicodeEncodeError as exc:  # a lone surrogate (e.g. "\ud800") has no UTF-8 bytes to fall back to
+            raise ValueError(f"text contains {exc.object[exc.start:exc.end]!r}, which is not valid Unicode "
+                             "(a lone surrogate) and has no UTF-8 bytes") from None
 
     def encode_ids(self, text: str) -> list[int]:
         """Token ids of ``text`` (see :attr:`vocab`)."""
@@ -294,8 +307,8 @@ class BPE:
 
     def decode(self, tokens: Sequence[str]) -> str:
         """The text of a token sequence; byte-fallback tokens are joined and decoded as UTF-8."""
-        if isinstance(tokens, str):
-            raise TypeError("tokens must be a list of token strings, not a single str")
+        if isinstance(tokens, str) or not isinstance(tokens, Iterable):
+            raise TypeError(f"tokens must be a list of token strings, got {type(tokens).__name__}")
         parts: list[str] = []
         pending = bytearray()
         for i, tok in enumerate(tokens):
@@ -317,6 +330,8 @@ class BPE:
 
     def decode_ids(self, ids: Sequence[int]) -> str:
         """The text of a sequence of token ids."""
+        if isinstance(ids, (str, bytes)) or not isinstance(ids, Iterable):
+            raise TypeError(f"ids must be a sequence of int token ids, got {type(ids).__name__}")
         tokens = []
         for i, idx in enumerate(ids):
             idx = check_int(f"ids[{i}]", idx)

@@ -65,4 +65,7 @@ def subword_vector(word: str, ngram_vectors: Any, minn: int = 3, maxn: int = 6) 
     """
     table = check_array("ngram_vectors", ngram_vectors, ndim=2, dtype=np.float32)
     rows = ngram_buckets(word, minn, maxn, table.shape[0])
+    if not rows:  # fastText (and gensim) cannot build a vector from nothing either
+        raise ValueError(f"word {word!r} has no character n-grams of length {minn}..{maxn} "
+                         f"(with its brackets it has {len(word) + 2} characters); lower minn")
     return table[rows].mean(axis=0)

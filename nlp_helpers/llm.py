@@ -191,8 +191,8 @@ def load_smollm2(folder: str | Path | None = None, *, verbose: bool = True) -> t
     return model, tokenizer
 
 
-def _encode(tokenizer: Any, prompt: str) -> "torch.Tensor":
-    check_text("prompt", prompt, allow_empty=False)
+def _encode(tokenizer: Any, prompt: str, name: str = "prompt") -> "torch.Tensor":
+    check_text(name, prompt, allow_empty=False)
     ids = tokenizer(prompt, return_tensors="pt", add_special_tokens=False)["input_ids"]
     return ids  # (1, T)
 
@@ -272,7 +272,7 @@ def sequence_log_probs(model: Any, tokenizer: Any, text: str) -> "Any":
     import pandas as pd
     import torch
 
-    ids = _encode(tokenizer, text)
+    ids = _encode(tokenizer, text, "text")
     if ids.shape[1] < 2:
         raise ValueError(f"text must have at least 2 tokens to predict one from the other, got {ids.shape[1]}")
     with torch.no_grad():

@@ -29,7 +29,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from ._checks import check_array, check_float, check_int
+from ._checks import check_array, check_float, check_int, check_type
 
 __all__ = [
     "IGNORE_INDEX",
@@ -67,8 +67,14 @@ def select_positions(ids: np.ndarray, special_ids: Iterable[int], rng: np.random
     ids = _check_ids("ids", ids)
     p = check_float("p", p, minimum=0.0, maximum=1.0)
     rng = _check_rng(rng)
-    special = np.isin(ids, np.fromiter(special_ids, dtype=np.int64))
+    special = np.isin(ids, _special_ids(special_ids))
     return (rng.random(ids.shape) < p) & ~special
+
+
+def _special_ids(special_ids: Iterable[int]) -> np.ndarray:
+    if isinstance(special_ids, (str, bytes)) or not isinstance(special_ids, Iterable):
+        raise TypeError(f"special_ids must be a list of int token ids, got {type(special_ids).__name__}")
+    return np.array([check_int("special_ids item", s, minimum=0) for s in special_ids], dtype=np.int64)
 
 
 def corrupt(ids: np.ndarray, selected: np.ndarray, u: np.ndarray, random_ids: np.ndarray,
@@ -109,7 +115,7 @@ def mask_tokens(ids: np.ndarray, vocab_size: int, mask_id: int, special_ids: Ite
     ids = _check_ids("ids", ids)
     vocab_size = check_int("vocab_size", vocab_size, minimum=2)
     mask_id = check_int("mask_id", mask_id, minimum=0, maximum=vocab_size - 1)
-    special = sorted({check_int("special_ids item", s, minimum=0) for s in special_ids} | {mask_id})
+    special = sorted(set(_special_ids(special_ids).tolist()) | {mask_id})
     if ids.min() < 0 or ids.max() >= vocab_size:
         raise ValueError(f"ids must lie in [0, vocab_size={vocab_size}), got values in [{ids.min()}, {ids.max()}]")
     ordinary = np.setdiff1d(np.arange(vocab_size), special)
@@ -124,10 +130,18 @@ def mask_tokens(ids: np.ndarray, vocab_size: int, mask_id: int, special_ids: Ite
 
 def masked_lm_loss(logits: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
     """Mean cross-entropy over the selected positions only: logits (B, T, V), labels (B, T) with -100 elsewhere."""
+    check_type("logits", logits, torch.Tensor)
+    check_type("labels", labels, torch.Tensor)
     if logits.ndim != 3 or labels.shape != logits.shape[:2]:
         raise ValueError(f"logits must be (B, T, V) and labels (B, T); got {tuple(logits.shape)} and {tuple(labels.shape)}")
-    if not (labels != IGNORE_INDEX).any():
+    if labels.dtype not in (torch.long, torch.int):
+        raise TypeError(f"labels must hold integer token ids (torch.long), got {labels.dtype}")
+    selected = labels[labels != IGNORE_INDEX]
+    if not selected.numel():
         raise ValueError("labels selects no position (all are -100): the loss would be NaN")
+    if int(selected.min()) < 0 or int(selected.max()) >= logits.shape[-1]:
+        raise ValueError(f"labels must be token ids in [0, {logits.shape[-1]}) or -100, "
+                         f"got values in [{int(selected.min())}, {int(selected.max())}]")
     return nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=IGNORE_INDEX)
 
 
@@ -156,8 +170,13 @@ class TinyMaskedLM(nn.Module):
         self.head = nn.Linear(d_model, vocab_size)
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        check_type("ids", ids, torch.Tensor)
         if ids.ndim != 2 or ids.shape[1] > self.block_size:
             raise ValueError(f"ids must be (B, T) with T <= block_size={self.block_size}, got {tuple(ids.shape)}")
+        if ids.dtype not in (torch.long, torch.int):
+            raise TypeError(f"ids must hold integer token ids (torch.long), got {ids.dtype}")
+        if ids.numel() and (int(ids.min()) < 0 or int(ids.max()) >= self.vocab_size):
+            raise ValueError(f"ids must be token ids in [0, {self.vocab_size}), got values in [{int(ids.min())}, {int(ids.max())}]")
         x = self.tok(ids) + self.pos(torch.arange(ids.shape[1], device=ids.device))  # (B, T, d_model)
         x = self.encoder(x, src_key_padding_mask=ids == self.pad_id)  # keys that are padding get no attention
         return self.head(self.norm(x))  # (B, T, V)
@@ -175,7 +194,8 @@ def train_masked_lm(model: TinyMaskedLM, blocks: np.ndarray, *, mask_id: int, sp
     steps = check_int("steps", steps, minimum=1)
     batch_size = check_int("batch_size", batch_size, minimum=1)
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
-    special = list(special_ids)
+    p = check_float("p", p, minimum=0.0, maximum=1.0, min_inclusive=False)  # p = 0 would never select a position
+    special = _special_ids(special_ids).tolist()
     rng = np.random.default_rng(seed)
     torch.manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
@@ -216,10 +236,14 @@ def unigram_baseline(train_ids: np.ndarray, labels: np.ndarray, vocab_size: int)
     """
     train_ids = _check_ids("train_ids", train_ids).ravel()
     vocab_size = check_int("vocab_size", vocab_size, minimum=2)
+    if train_ids.min() < 0 or train_ids.max() >= vocab_size:
+        raise ValueError(f"train_ids must lie in [0, vocab_size={vocab_size}), got values in [{train_ids.min()}, {train_ids.max()}]")
     labels = np.asarray(labels)
     targets = labels[labels != IGNORE_INDEX]
     if targets.size == 0:
         raise ValueError("labels selects no position (all are -100)")
+    if targets.dtype.kind not in "iu" or targets.min() < 0 or targets.max() >= vocab_size:
+        raise ValueError(f"labels must be token ids in [0, vocab_size={vocab_size}) or -100, got {np.unique(targets)[:10].tolist()}")
     counts = np.bincount(train_ids, minlength=vocab_size) + 1.0
     probs = counts / counts.sum()
     return {"accuracy": float(np.mean(targets == counts.argmax())),

@@ -204,6 +204,7 @@ class NGramLM(NGramCounts):
         if self.smoothing != "interpolated":
             raise ValueError(f"fit_lambdas needs smoothing='interpolated', this model uses {self.smoothing!r}")
         iterations = check_int("iterations", iterations, minimum=1)
+        tol = check_float("tol", tol, minimum=0.0)
         per_order = np.stack([self._p_tilde(held_out, j) for j in range(1, self.n + 1)], axis=1)  # (N, n)
         lam = np.full(self.n, 1 / self.n)
         for _ in range(iterations):
@@ -238,6 +239,7 @@ class NGramLM(NGramCounts):
         n_words = check_int("n_words", n_words, minimum=1)
         order = self.n if order is None else check_int("order", order, minimum=1, maximum=self.n)
         rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+        self._context_ids(context)  # a str or non-sequence context is an error, not a list of characters
         history = [BOS] * (order - 1) + list(context)
         out: list[str] = []
         vocab = self.vocab
@@ -284,6 +286,8 @@ class StupidBackoff(NGramCounts):
     def score(self, word: str, context: Sequence[str] = ()) -> float:
         """S(word | context) (unknown words count as ``<UNK>``)."""
         self._check_fitted()
+        if not isinstance(word, str):
+            raise TypeError(f"word must be a str, got {type(word).__name__}")
         return float(self._scores(np.array([self._stoi.get(word, _UNK)]), self._context_ids(context))[0])
 
     def scores(self, context: Sequence[str] = ()) -> np.ndarray:

@@ -27,7 +27,7 @@ from itertools import chain
 import numpy as np
 import pandas as pd
 
-from ._checks import check_int, check_nonempty
+from ._checks import check_int, check_nonempty, check_text
 from .data.splits import BOS, EOS, UNK
 
 __all__ = ["BOS", "EOS", "UNK", "NGramCounts"]
@@ -188,6 +188,8 @@ class NGramCounts:
         """ids of the suffixes of ``context`` of length 0..n-1 (-1 when unseen); may be shorter."""
         if isinstance(context, str):
             raise TypeError("context must be a sequence of tokens (e.g. ['<s>', 'i']), not a str")
+        if not isinstance(context, Iterable):
+            raise TypeError(f"context must be a sequence of tokens (e.g. ['<s>', 'i']), got {type(context).__name__}")
         toks = list(context)[-(self.n - 1):] if self.n > 1 else []
         ctx_ids = [0]
         for j in range(1, len(toks) + 1):  # id of the j-gram toks[-j:], built left to right
@@ -201,6 +203,8 @@ class NGramCounts:
 
         Unknown words count as ``<UNK>``, so ``ngram_count(["zebra"])`` is the count of ``<UNK>``."""
         self._check_fitted()
+        if isinstance(ngram, str) or not isinstance(ngram, Iterable):
+            raise TypeError(f"ngram must be a sequence of tokens (e.g. ['of', 'the']), got {type(ngram).__name__}")
         toks = list(ngram)
         if not 1 <= len(toks) <= self.n:
             raise ValueError(f"ngram must have between 1 and n={self.n} tokens, got {len(toks)}")
@@ -211,6 +215,7 @@ class NGramCounts:
     def continuation_count(self, word: str) -> int:
         """N1+(. word): the number of distinct words seen right before ``word`` (needs n >= 2)."""
         self._check_fitted()
+        check_text("word", word)
         if self.n < 2:
             raise ValueError("continuation counts need bigrams: fit a model with n >= 2")
         g = int(self._orders[0].lookup(np.array([0]), np.array([self._stoi.get(word, _UNK)]), self._base)[0])

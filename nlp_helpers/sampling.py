@@ -30,6 +30,9 @@ Conventions (tested against ``transformers``' ``TemperatureLogitsWarper``,
   only when tied tokens straddle the nucleus boundary.
 * ``top_p = 1`` keeps every token; ``top_k = None``/``top_p = None``/``min_p = None``
   switch a filter off.
+* Logits so large that dividing them by the temperature would overflow float64
+  (magnitudes near 1e308) are first shifted by their row maximum; a shift changes
+  no probability and no filter decision, and it keeps ``+inf`` (and so NaN) out.
 
 Left out: beam search and typical/eta/epsilon sampling.
 """
@@ -41,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import check_float, check_int
+from ._checks import check_array, check_float, check_int
 
 __all__ = [
     "softmax", "entropy", "apply_temperature", "top_k_filter", "top_p_filter", "min_p_filter",
@@ -81,8 +84,18 @@ def _check_keep(min_tokens_to_keep: Any) -> int:
 # generation step with V = 49,152 does not validate the same array five times.
 def _softmax(x: np.ndarray, t: float = 1.0) -> np.ndarray:
     m = x.max(axis=-1, keepdims=True)
-    e = (x == m).astype(np.float64) if t == 0.0 else np.exp((x - m) / t)  # minus the max: no overflow
+    with np.errstate(over="ignore"):  # x - m may round to -inf for |x| near 1e308: probability 0, as it should be
+        e = (x == m).astype(np.float64) if t == 0.0 else np.exp((x - m) / t)  # minus the max: no overflow
     return e / e.sum(axis=-1, keepdims=True)
+
+
+def _divide(x: np.ndarray, t: float) -> np.ndarray:
+    """``x / t``, shifted by the row maximum first if plain division would overflow to ``+-inf``."""
+    with np.errstate(over="ignore"):
+        y = x / t
+        if (np.isinf(y) & np.isfinite(x)).any():  # only for |logits| near 1e308: a shift changes no probability
+            y = (x - x.max(axis=-1, keepdims=True)) / t  # the maximum becomes 0, so a row never turns all -inf
+    return y
 
 
 def softmax(logits: Any, temperature: float = 1.0) -> np.ndarray:
@@ -96,7 +109,7 @@ def softmax(logits: Any, temperature: float = 1.0) -> np.ndarray:
 
 def entropy(probs: Any) -> np.ndarray | float:
     r"""Entropy :math:`H = -\sum_i p_i \ln p_i` in **nats** of ``(V,)`` or ``(B, V)`` probabilities (0 ln 0 = 0)."""
-    p = np.asarray(probs, dtype=np.float64)
+    p = check_array("probs", probs, finite=False)  # NaN is reported below, with the expected shape
     if p.ndim not in (1, 2) or np.isnan(p).any() or (p < 0).any():
         raise ValueError(f"probs must be non-negative probabilities of shape (V,) or (B, V), got shape {p.shape}")
     if not np.allclose(p.sum(axis=-1), 1.0, atol=1e-6):
@@ -112,7 +125,7 @@ def apply_temperature(logits: Any, temperature: float) -> np.ndarray:
     x = _check_logits(logits)
     if _check_temperature(temperature) == 0.0:
         raise ValueError("temperature must be > 0 to scale logits; temperature 0 (greedy) is handled by sample()/softmax()")
-    return x / temperature
+    return _divide(x, temperature)
 
 
 def _kth_largest(x: np.ndarray, k: int) -> np.ndarray:
@@ -243,7 +256,7 @@ def process_logits(
 
 
 def _process(x: np.ndarray, t: float, k: int | None, p: float | None, mp: float | None) -> np.ndarray:
-    x = x / t
+    x = _divide(x, t)
     if k is not None:
         x = _top_k(x, k)
     if p is not None:

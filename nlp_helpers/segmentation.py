@@ -101,7 +101,7 @@ def _check_tokens(name: str, tokens: Sequence[str]) -> list[str]:
 def token_spans(tokens: Iterable[str]) -> list[tuple[int, int]]:
     """Character offsets ``(start, end)`` of consecutive ``tokens`` in ``"".join(tokens)``."""
     spans, start = [], 0
-    for tok in _check_tokens("tokens", list(tokens)):
+    for tok in _check_tokens("tokens", tokens):
         spans.append((start, start + len(tok)))
         start += len(tok)
     return spans

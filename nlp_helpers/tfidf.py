@@ -35,7 +35,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import svds
 from scipy.stats import pearsonr, spearmanr
 
-from ._checks import check_choice, check_float, check_int, check_nonempty, check_text
+from ._checks import check_array, check_choice, check_float, check_int, check_nonempty, check_text
 
 __all__ = [
     "SEED_DOCUMENTS", "TF_WEIGHTS", "IDF_WEIGHTS", "NORMS", "LEE_TFIDF_PEARSON", "LEE_TFIDF_SPEARMAN",
@@ -95,7 +95,10 @@ def _tokens_of(doc: Any, i: int, tokenize: Tokenizer, lowercase: bool) -> list[s
     """The tokens of ``docs[i]``, lower-cased if asked; an empty document is an error (it has no vector)."""
     if not isinstance(doc, str):
         raise TypeError(f"docs[{i}] must be a str, got {type(doc).__name__}")
-    tokens = list(tokenize(doc))
+    tokens = tokenize(doc)
+    if isinstance(tokens, str) or not isinstance(tokens, Iterable):
+        raise TypeError(f"the tokenizer must return a list of str, got {type(tokens).__name__} for docs[{i}]")
+    tokens = list(tokens)
     if not tokens:
         raise ValueError(f"docs[{i}] has no tokens ({doc[:40]!r}); every document needs at least one word")
     if not isinstance(tokens[0], str):
@@ -117,7 +120,11 @@ def build_vocabulary(token_lists: Iterable[Sequence[str]], max_size: int | None 
     With ``unk`` the list holds the ``max_size - 1`` most frequent terms plus ``unk``
     last (seed 000's top-(n-1) + UNK vocabulary of size n).
     """
-    counts = Counter(t for tokens in check_nonempty("token_lists", token_lists) for t in tokens)
+    token_lists = check_nonempty("token_lists", token_lists)
+    for i, tokens in enumerate(token_lists):
+        if isinstance(tokens, str):
+            raise TypeError(f"token_lists[{i}] must be a list of tokens, got a str; tokenize it first")
+    counts = Counter(t for tokens in token_lists for t in tokens)
     min_count = check_int("min_count", min_count, minimum=1)
     terms = sorted((t for t, c in counts.items() if c >= min_count), key=lambda t: (-counts[t], t))
     if max_size is not None:
@@ -227,11 +234,17 @@ def _count(docs: list[str], tokenize: Tokenizer, lowercase: bool,
 def term_frequency(counts: sp.csr_array, lengths: np.ndarray | None = None, tf: str = "raw") -> sp.csr_array:
     """Weight a CSR count matrix (D, V) by a TF scheme of :data:`TF_WEIGHTS` (``lengths`` for "relative")."""
     check_choice("tf", tf, TF_WEIGHTS)
-    out = sp.csr_array(counts, dtype=np.float64, copy=True)
+    dense = None if sp.issparse(counts) else check_array("counts", counts, ndim=2, finite=False)
+    out = sp.csr_array(counts if dense is None else dense, dtype=np.float64, copy=True)
+    if out.ndim != 2:
+        raise ValueError(f"counts must be a (D, V) matrix of term counts, got shape {out.shape}")
+    if not np.all(np.isfinite(out.data)) or np.any(out.data < 0):
+        raise ValueError("counts must contain finite, non-negative term counts")
+    out.eliminate_zeros()  # an explicitly stored 0 is no occurrence (and 1 + ln 0 would be -inf)
     if tf == "relative":
         if lengths is None:
             raise ValueError('tf="relative" needs lengths (the number of tokens of each document)')
-        lengths = np.asarray(lengths, dtype=np.float64)
+        lengths = check_array("lengths", lengths)
         if lengths.shape != (out.shape[0],) or np.any(lengths <= 0):
             raise ValueError(f"lengths must be {out.shape[0]} positive token counts, got shape {lengths.shape}")
         out.data /= np.repeat(lengths, np.diff(out.indptr))
@@ -246,7 +259,7 @@ def inverse_document_frequency(document_frequency: np.ndarray, n_documents: int,
     """IDF of each term, shape (V,), by a scheme of :data:`IDF_WEIGHTS`; df = 0 is an error unless smoothed."""
     check_choice("idf", idf, IDF_WEIGHTS)
     n = check_int("n_documents", n_documents, minimum=1)
-    df = np.asarray(document_frequency, dtype=np.float64)
+    df = check_array("document_frequency", document_frequency, ndim=1)
     if np.any(df < 0) or np.any(df > n):
         raise ValueError(f"document_frequency must lie in [0, n_documents={n}]")
     if idf in ("log10", "ln") and np.any(df == 0):
@@ -419,6 +432,24 @@ def _as_matrix(name: str, x: Any) -> tuple[Any, bool]:
     return (arr[None, :], True) if arr.ndim == 1 else (arr, False)
 
 
+def _rescaled_rows(m: Any) -> Any:
+    """``m`` with each row divided by its largest |entry| if squaring would over- or underflow (cosine is unchanged)."""
+    values = np.abs(m.data if sp.issparse(m) else m)
+    top = values.max() if values.size else 0.0
+    small = values[values > 0].min() if (values > 0).any() else 1.0
+    if top < 1e150 and small > 1e-150:
+        return m  # the usual case: untouched, so results stay bit for bit the same
+    if sp.issparse(m):
+        rows = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+        row_max = np.zeros(m.shape[0])
+        np.maximum.at(row_max, rows, np.abs(m.data))
+        out = m.copy()
+        out.data = m.data / row_max[rows]
+        return out
+    row_max = np.abs(m).max(axis=1, keepdims=True)
+    return m / np.where(row_max > 0, row_max, 1.0)
+
+
 def _row_norms(name: str, m: Any) -> np.ndarray:
     sq = m.multiply(m).sum(axis=1) if sp.issparse(m) else np.einsum("ij,ij->i", m, m)
     norms = np.sqrt(np.asarray(sq, dtype=np.float64).ravel())
@@ -435,6 +466,7 @@ def cosine_similarity(a: Any, b: Any) -> float | np.ndarray:
     (ma, va), (mb, vb) = _as_matrix("a", a), _as_matrix("b", b)
     if ma.shape[1] != mb.shape[1]:
         raise ValueError(f"a and b must have the same number of dimensions, got {ma.shape[1]} and {mb.shape[1]}")
+    ma, mb = _rescaled_rows(ma), _rescaled_rows(mb)  # e.g. entries of 1e200 would overflow |a|^2
     dots = ma @ mb.T
     dots = dots.toarray() if sp.issparse(dots) else np.asarray(dots)
     sims = dots / np.outer(_row_norms("a", ma), _row_norms("b", mb))
@@ -496,6 +528,8 @@ def cooccurrence_matrix(tokens: Sequence[str] | Sequence[Sequence[str]], window:
     seqs = [list(s) for s in seqs]
     if vocabulary is None:
         terms = build_vocabulary(seqs, min_count=min_count)
+        if not terms:
+            raise ValueError(f"tokens contain no term that occurs at least min_count={min_count} times")
         index = {t: j for j, t in enumerate(terms)}
     else:
         index = _vocabulary_index(vocabulary)
@@ -540,9 +574,14 @@ def pmi(cooc: Any, *, alpha: float = 1.0, positive: bool = True, base: float = 2
         raise ValueError(f"cooc must be a 2-D (words x contexts) matrix, got shape {f.shape}")
     if not np.all(np.isfinite(values)) or np.any(values < 0):
         raise ValueError("cooc must contain finite, non-negative counts")
-    total = float(values.sum())
+    with np.errstate(over="ignore"):
+        total = float(values.sum())
     if total <= 0:
         raise ValueError("cooc must contain at least one positive count")
+    if not math.isfinite(total):  # counts near 1e308 overflow their sum; PMI does not change when all counts are scaled
+        f = f / float(values.max())
+        values = f.data if sp.issparse(f) else f
+        total = float(values.sum())
     p_w = np.asarray(f.sum(axis=1)).ravel() / total
     f_c = np.asarray(f.sum(axis=0)).ravel()
     p_c = f_c**alpha / np.sum(f_c**alpha)
@@ -592,6 +631,8 @@ def truncated_svd(matrix: Any, n_components: int = 2) -> np.ndarray:
     if is_vector:
         raise ValueError(f"matrix must be 2-D, got shape {np.shape(matrix)}")
     k = check_int("n_components", n_components, minimum=1, maximum=min(m.shape))
+    if sp.issparse(m) and m.nnz == 0:
+        return np.zeros((m.shape[0], k))  # an all-zero matrix has only zero singular values (as the dense path gives)
     if sp.issparse(m) and k < min(m.shape) - 1:
         v0 = np.random.default_rng(0).uniform(-1, 1, min(m.shape))
         u, s, _ = svds(m, k=k, v0=v0)

@@ -29,7 +29,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from ._checks import check_float, check_int, check_nonempty, check_text
+from ._checks import check_array, check_float, check_int, check_nonempty, check_text, check_type
 
 __all__ = ["CharTokenizer", "TinyGPTConfig", "CausalSelfAttention", "Block", "TinyGPT", "get_batch",
            "estimate_loss", "train"]
@@ -67,7 +67,11 @@ class CharTokenizer:
     def encode_array(self, text: str) -> np.ndarray:
         """Like :meth:`encode` but returns an int64 array ``(len(text),)``."""
         check_text("text", text)
-        codes = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32).astype(np.int64)
+        try:
+            raw = text.encode("utf-32-le")
+        except UnicodeEncodeError as exc:
+            raise ValueError(f"text contains {exc.object[exc.start:exc.end]!r}, a lone surrogate, which is not a character") from None
+        codes = np.frombuffer(raw, dtype=np.uint32).astype(np.int64)
         ids = np.where(codes < len(self._table), self._table[np.minimum(codes, len(self._table) - 1)], -1)
         if (ids < 0).any():
             unknown = sorted({text[i] for i in np.flatnonzero(ids < 0)[:20]})
@@ -76,10 +80,17 @@ class CharTokenizer:
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text of a sequence of ids."""
-        try:
-            return "".join(self.chars[int(i)] for i in ids)
-        except IndexError:
-            raise ValueError(f"ids must be in [0, {self.vocab_size}), got {list(ids)[:10]}...") from None
+        if isinstance(ids, torch.Tensor):
+            ids = ids.tolist()
+        if isinstance(ids, (str, bytes)):
+            raise TypeError("ids must be a sequence of int token ids, not a str")
+        arr = np.asarray(ids)
+        if arr.size and arr.dtype.kind not in "iu":
+            raise TypeError(f"ids must be integer token ids, got dtype {arr.dtype}")
+        arr = check_array("ids", arr, ndim=1, dtype=np.int64)
+        if arr.size and (arr.min() < 0 or arr.max() >= self.vocab_size):  # -1 must not silently mean the last char
+            raise ValueError(f"ids must be in [0, {self.vocab_size}), got {arr.tolist()[:10]}...")
+        return "".join(self.chars[i] for i in arr.tolist())
 
 
 @dataclass(frozen=True)
@@ -107,11 +118,16 @@ class CausalSelfAttention(nn.Module):
 
     def __init__(self, d_model: int, n_heads: int) -> None:
         super().__init__()
+        d_model, n_heads = check_int("d_model", d_model, minimum=1), check_int("n_heads", n_heads, minimum=1)
+        if d_model % n_heads:
+            raise ValueError(f"d_model ({d_model}) must be divisible by n_heads ({n_heads})")
         self.n_heads = n_heads
         self.qkv = nn.Linear(d_model, 3 * d_model)  # W_Q, W_K, W_V stacked: one matmul
         self.proj = nn.Linear(d_model, d_model)     # W_O
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
+        if x.dim() != 3 or x.shape[-1] != self.qkv.in_features:
+            raise ValueError(f"x must have shape (B, T, {self.qkv.in_features}), got {tuple(x.shape)}")
         B, T, C = x.shape
         q, k, v = self.qkv(x).split(C, dim=2)
         # (B, T, C) -> (B, n_heads, T, d_k): each head attends independently.
@@ -163,11 +179,16 @@ class TinyGPT(nn.Module):
 
     def forward(self, ids: torch.Tensor, targets: torch.Tensor | None = None):
         """Logits ``(B, T, V)``; with ``targets`` ``(B, T)`` also the mean cross-entropy: ``(logits, loss)``."""
+        _check_token_ids("ids", ids, self.config.vocab_size)
         if ids.dim() != 2:
             raise ValueError(f"ids must have shape (B, T), got {tuple(ids.shape)}")
         B, T = ids.shape
         if T > self.block_size:
             raise ValueError(f"ids has {T} positions but the context (block_size) is {self.block_size}")
+        if targets is not None:
+            _check_token_ids("targets", targets, self.config.vocab_size, ignore_index=-100)
+            if targets.shape != ids.shape:
+                raise ValueError(f"targets must have the shape of ids {tuple(ids.shape)}, got {tuple(targets.shape)}")
         x = self.tok_emb(ids) + self.pos_emb(torch.arange(T, device=ids.device))  # (B, T, d_model)
         for block in self.blocks:
             x = block(x)
@@ -180,6 +201,16 @@ class TinyGPT(nn.Module):
     def num_parameters(self) -> int:
         """Number of distinct trainable parameters (the tied matrix counted once)."""
         return sum(p.numel() for p in self.parameters())
+
+
+def _check_token_ids(name: str, ids: torch.Tensor, vocab_size: int, ignore_index: int | None = None) -> None:
+    """Integer token ids in [0, vocab_size) (or ``ignore_index``): caught here, not as an IndexError inside torch."""
+    if not isinstance(ids, torch.Tensor) or ids.dtype not in (torch.long, torch.int):
+        raise TypeError(f"{name} must be a torch tensor of integer token ids (torch.long), got "
+                        f"{ids.dtype if isinstance(ids, torch.Tensor) else type(ids).__name__}")
+    real = ids if ignore_index is None else ids[ids != ignore_index]
+    if real.numel() and (int(real.min()) < 0 or int(real.max()) >= vocab_size):
+        raise ValueError(f"{name} must be token ids in [0, {vocab_size}), got values in [{int(real.min())}, {int(real.max())}]")
 
 
 def get_batch(data: torch.Tensor, block_size: int, batch_size: int, generator: torch.Generator | None = None):
@@ -205,6 +236,7 @@ def get_batch(data: torch.Tensor, block_size: int, batch_size: int, generator: t
 def estimate_loss(model: TinyGPT, data: torch.Tensor, batch_size: int = 64, n_batches: int = 8, seed: int = 0) -> float:
     """Mean cross-entropy (nats per token) on ``n_batches`` fixed random windows of ``data``."""
     gen = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+    n_batches = check_int("n_batches", n_batches, minimum=1)
     was_training = model.training
     model.eval()
     losses = [model(*get_batch(data, model.block_size, batch_size, gen))[1].item() for _ in range(n_batches)]
@@ -228,6 +260,7 @@ def train(
     The training loss is the mean of the last ``eval_every`` steps; the validation
     loss is :func:`estimate_loss` on fixed windows of ``valid_data``.
     """
+    check_type("model", model, TinyGPT)
     steps = check_int("steps", steps, minimum=1)
     eval_every = check_int("eval_every", eval_every, minimum=1)
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)

@@ -197,6 +197,8 @@ def merged_forms(tokens: Iterable[str], normalizer: Callable[[list[str]], list[s
     if not callable(normalizer):
         raise TypeError(f"normalizer must be a function list[str] -> list[str], got {type(normalizer).__name__}")
     normalized = normalizer(items)
+    if isinstance(normalized, str) or not isinstance(normalized, (list, tuple)):
+        raise TypeError(f"normalizer must return a list of str, got {type(normalized).__name__}")
     if len(normalized) != len(items):
         raise ValueError(f"normalizer returned {len(normalized)} tokens for {len(items)} inputs")
     groups: dict[str, set[str]] = {}
@@ -222,7 +224,8 @@ class HeapsFit:
     """Result of :func:`heaps_law_fit`: ``V ≈ k * N**b``.
 
     ``n_tokens``/``n_types`` (shape ``(P,)``) are the points of the growth curve
-    the line was fitted to; ``r2`` is the coefficient of determination in log-log space.
+    the line was fitted to; ``r2`` is the coefficient of determination in log-log space
+    (1.0 if the vocabulary size never changes over those points: the flat line ``b = 0`` fits exactly).
     """
 
     k: float
@@ -255,5 +258,7 @@ def heaps_law_fit(tokens: Iterable[str], *, num_points: int = 50, min_tokens: in
     x, y = np.log(sizes), np.log(types)
     b, log_k = np.polyfit(x, y, 1)
     residual = y - (log_k + b * x)
-    r2 = 1.0 - float(residual @ residual) / float(((y - y.mean()) ** 2).sum())
+    ss_res, ss_tot = float(residual @ residual), float(((y - y.mean()) ** 2).sum())
+    # A vocabulary that stops growing gives a constant y: the flat fit is exact (as scikit-learn's r2_score says).
+    r2 = 1.0 - ss_res / ss_tot if ss_tot > 0 else (1.0 if ss_res <= 1e-20 else 0.0)
     return HeapsFit(k=float(np.exp(log_k)), b=float(b), r2=r2, n_tokens=sizes, n_types=types)

@@ -63,6 +63,10 @@ def c_tf_idf_from_counts(counts: np.ndarray) -> np.ndarray:
     tf = check_array("counts", counts, ndim=2)
     if (tf < 0).any():
         raise ValueError("counts must be non-negative")
+    with np.errstate(over="ignore"):
+        overflow = not np.isfinite(tf.sum())
+    if overflow:  # counts near 1e308 overflow their sums; c-TF-IDF is unchanged by scaling all counts
+        tf = tf / tf.max()
     words_per_class = tf.sum(axis=1, keepdims=True)  # (C, 1)
     if (words_per_class == 0).any():
         raise ValueError(f"classes {np.flatnonzero(words_per_class[:, 0] == 0).tolist()} have no words")

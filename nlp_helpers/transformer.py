@@ -60,9 +60,18 @@ def layer_norm(
     if x.ndim < 1 or x.shape[-1] < 1 + ddof:
         raise ValueError(f"x must have at least {1 + ddof} features in its last axis for ddof={ddof}, got shape {x.shape}")
     eps = check_float("eps", eps, minimum=0.0)
-    centred = x - x.mean(axis=-1, keepdims=True)
-    var = (centred**2).sum(axis=-1, keepdims=True) / (x.shape[-1] - ddof)
-    scale = np.sqrt(var + eps) if eps_inside_sqrt else np.sqrt(var) + eps
+    big = np.abs(x).max(axis=-1, keepdims=True) if x.size else np.zeros(x.shape[:-1] + (1,))
+    if (big > 1e150).any():
+        # Squares of entries near 1e308 overflow: normalise x / m instead, with eps / m^2 (or eps / m outside
+        # the root), which is the same number written so that nothing overflows.
+        m = np.where(big > 1e150, big, 1.0)
+        centred = x / m - (x / m).mean(axis=-1, keepdims=True)
+        var = (centred**2).sum(axis=-1, keepdims=True) / (x.shape[-1] - ddof)
+        scale = np.sqrt(var + eps / m / m) if eps_inside_sqrt else np.sqrt(var) + eps / m
+    else:
+        centred = x - x.mean(axis=-1, keepdims=True)
+        var = (centred**2).sum(axis=-1, keepdims=True) / (x.shape[-1] - ddof)
+        scale = np.sqrt(var + eps) if eps_inside_sqrt else np.sqrt(var) + eps
     if np.any(scale == 0):
         raise ValueError("a row of x is constant and eps=0: its standard deviation is 0 (use eps > 0)")
     out = centred / scale
@@ -188,6 +197,8 @@ def encoder_layer(
     ``return_steps=True`` returns ``(output, weights, steps)`` with every intermediate matrix
     (``attn_out``, ``attn_add``, ``attn``, ``ffn_out``, ``ffn_add``, ``ffn``) for teaching.
     """
+    if not isinstance(params, EncoderLayerParams):
+        raise TypeError(f"params must be EncoderLayerParams (e.g. from encoder_params_from_torch), got {type(params).__name__}")
     norm = _Norm(eps, ddof, eps_inside_sqrt)
     h, weights = _sublayer(X, lambda x: params.attn(x, n_heads, mask), params.ln1, norm, norm_first, "attn")
     ffn = lambda x: (feed_forward(x, params.W1, params.b1, params.W2, params.b2, activation), None)  # noqa: E731
@@ -206,6 +217,8 @@ def decoder_layer(
     hides padded source tokens. Returns ``(output, self_weights (H, T, T), cross_weights (H, T, S))``
     (with a leading batch axis if ``Y`` has one).
     """
+    if not isinstance(params, DecoderLayerParams):
+        raise TypeError(f"params must be DecoderLayerParams (e.g. from decoder_params_from_torch), got {type(params).__name__}")
     norm = _Norm(eps, 0, True)
     h, w_self = _sublayer(Y, lambda x: params.self_attn(x, n_heads, self_mask), params.ln1, norm, norm_first, "self")
     cross = lambda x: params.cross_attn(x, n_heads, memory_mask, memory=memory)  # noqa: E731
@@ -235,8 +248,17 @@ def _ln(norm) -> tuple[np.ndarray, np.ndarray]:
     return _np(norm.weight), _np(norm.bias)
 
 
+def _check_torch_layer(layer, kind: str) -> None:
+    import torch
+
+    expected = getattr(torch.nn, kind)
+    if not isinstance(layer, expected):
+        raise TypeError(f"layer must be a torch.nn.{kind}, got {type(layer).__name__}")
+
+
 def encoder_params_from_torch(layer) -> EncoderLayerParams:
     """The weights of a ``torch.nn.TransformerEncoderLayer`` as :class:`EncoderLayerParams` (float64)."""
+    _check_torch_layer(layer, "TransformerEncoderLayer")
     return EncoderLayerParams(
         attn=_attention_from_torch(layer.self_attn),
         W1=_np(layer.linear1.weight).T, b1=_np(layer.linear1.bias),
@@ -247,6 +269,7 @@ def encoder_params_from_torch(layer) -> EncoderLayerParams:
 
 def decoder_params_from_torch(layer) -> DecoderLayerParams:
     """The weights of a ``torch.nn.TransformerDecoderLayer`` as :class:`DecoderLayerParams` (float64)."""
+    _check_torch_layer(layer, "TransformerDecoderLayer")
     return DecoderLayerParams(
         self_attn=_attention_from_torch(layer.self_attn), cross_attn=_attention_from_torch(layer.multihead_attn),
         W1=_np(layer.linear1.weight).T, b1=_np(layer.linear1.bias),
@@ -274,6 +297,9 @@ def torch_encoder_layer(params: EncoderLayerParams, n_heads: int, *, norm_first:
     """
     import torch
 
+    if not isinstance(params, EncoderLayerParams):
+        raise TypeError(f"params must be EncoderLayerParams, got {type(params).__name__}")
+    n_heads = check_int("n_heads", n_heads, minimum=1)
     a = params.attn
     d_model = a.W_Q.shape[0]
     if d_model % n_heads:

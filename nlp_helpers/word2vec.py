@@ -30,7 +30,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from ._checks import check_choice, check_float, check_int, check_nonempty
+from ._checks import check_array, check_choice, check_float, check_int, check_nonempty, check_type
 from .word2vec_eval import WordVectors
 
 __all__ = [
@@ -49,8 +49,12 @@ class Vocabulary:
     def __init__(self, words: Sequence[str], counts: Sequence[int]) -> None:
         if len(words) != len(counts):
             raise ValueError(f"words has {len(words)} entries but counts has {len(counts)}")
+        if len(set(words)) != len(words):
+            raise ValueError("words must not contain duplicates")
         self.words = tuple(words)
-        self.counts = np.asarray(counts, dtype=np.int64)  # (V,)
+        self.counts = check_array("counts", counts, ndim=1, dtype=np.int64)  # (V,)
+        if (self.counts < 0).any():
+            raise ValueError("counts must be non-negative word counts")
         self.index = {w: i for i, w in enumerate(self.words)}
 
     def __len__(self) -> int:
@@ -87,21 +91,32 @@ def keep_probabilities(counts: np.ndarray, sample: float = 1e-3) -> np.ndarray:
     word2vec.c / gensim formula with ``t = sample * total``: ``p = (sqrt(c/t) + 1) * t/c``, capped at 1.
     Words rarer than about ``t`` are always kept; ``sample=0`` keeps everything.
     """
-    counts = np.asarray(counts, dtype=np.float64)
+    counts = _check_counts(counts)
     sample = check_float("sample", sample, minimum=0.0, maximum=1.0)
     if sample == 0:
         return np.ones_like(counts)
     t = sample * counts.sum()
-    return np.minimum(1.0, (np.sqrt(counts / t) + 1.0) * t / counts)
+    with np.errstate(divide="ignore"):  # a count of 0 gives t/0 = inf: such a word (never seen) is always kept
+        return np.minimum(1.0, (np.sqrt(counts / t) + 1.0) * t / counts)
+
+
+def _check_counts(counts: np.ndarray) -> np.ndarray:
+    counts = check_array("counts", counts, ndim=1)
+    if counts.size == 0 or np.any(counts < 0) or not counts.sum() > 0:
+        raise ValueError("counts must be a non-empty 1-D array of non-negative word counts, not all zero")
+    return counts
 
 
 def noise_distribution(counts: np.ndarray, power: float = 0.75) -> np.ndarray:
     """The negative-sampling distribution ``P(w) ∝ count(w)**power``, shape (V,), sums to 1."""
-    counts = np.asarray(counts, dtype=np.float64)
+    counts = check_array("counts", counts, ndim=1)
     power = check_float("power", power, minimum=0.0)
     if counts.ndim != 1 or counts.size == 0 or np.any(counts <= 0):
         raise ValueError("counts must be a non-empty 1-D array of positive counts")
-    weights = counts**power
+    with np.errstate(over="ignore"):
+        weights = counts**power
+    if not np.isfinite(weights.sum()):  # a large power overflows: divide by the largest count first (same ratios)
+        weights = (counts / counts.max()) ** power
     return weights / weights.sum()
 
 
@@ -126,8 +141,12 @@ def encode_corpus(sentences: Sequence[Sequence[str]], vocab: Vocabulary) -> tupl
 
     Out-of-vocabulary tokens are dropped *before* windows are formed, as in word2vec.c.
     """
+    sentences = check_nonempty("sentences", sentences)
+    check_type("vocab", vocab, Vocabulary)
     ids, sent_ids = [], []
     for s, sent in enumerate(sentences):
+        if isinstance(sent, str):
+            raise TypeError(f"sentences[{s}] must be a list of tokens, got a str; split it into words first")
         row = [vocab.index[w] for w in sent if w in vocab.index]
         ids.append(np.asarray(row, dtype=np.int64))
         sent_ids.append(np.full(len(row), s, dtype=np.int64))
@@ -143,6 +162,7 @@ def skipgram_pairs(
     and pairs never cross a sentence boundary.
     """
     window = check_int("window", window, minimum=1)
+    ids, sent_ids = _check_ids_rng(ids, sent_ids, rng)
     b = rng.integers(1, window + 1, size=len(ids))  # reduced window of every centre
     centres, contexts = [], []
     for off in range(1, window + 1):
@@ -162,6 +182,7 @@ def cbow_examples(
     Uses the same reduced random window as :func:`skipgram_pairs`; centres without any context are dropped.
     """
     window = check_int("window", window, minimum=1)
+    ids, sent_ids = _check_ids_rng(ids, sent_ids, rng)
     n = len(ids)
     b = rng.integers(1, window + 1, size=n)
     ctx = np.full((n, 2 * window), -1, dtype=np.int64)
@@ -172,6 +193,15 @@ def cbow_examples(
         ctx[off:, 2 * j + 1][left] = ids[:-off][left]
     has = (ctx >= 0).any(axis=1)
     return ctx[has], ids[has]
+
+
+def _check_ids_rng(ids: np.ndarray, sent_ids: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    ids = check_array("ids", ids, ndim=1, dtype=np.int64)
+    sent_ids = check_array("sent_ids", sent_ids, ndim=1, dtype=np.int64)
+    if len(ids) != len(sent_ids):
+        raise ValueError(f"ids and sent_ids must have the same length (one sentence id per word), got {len(ids)} and {len(sent_ids)}")
+    check_type("rng", rng, np.random.Generator)
+    return ids, sent_ids
 
 
 # --------------------------------------------------------------------------- loss and gradients
@@ -198,6 +228,8 @@ def sgns_gradients(
     Shapes: (B, d), (B, d), (B, k, d), (B,).
     """
     _check_sgns_shapes(v, u_pos, u_neg)
+    if neg_mask is not None and tuple(neg_mask.shape) != tuple(u_neg.shape[:2]):
+        raise ValueError(f"neg_mask must have shape (B, k) = {tuple(u_neg.shape[:2])}, got {tuple(neg_mask.shape)}")
     pos = (v * u_pos).sum(-1)  # (B,)
     neg = torch.bmm(u_neg, v.unsqueeze(-1)).squeeze(-1)  # (B, k)
     g_pos = torch.sigmoid(pos) - 1.0  # (B,)  in (-1, 0): pull together
@@ -221,6 +253,7 @@ def sgns_shared_loss(v: torch.Tensor, u_pos: torch.Tensor, u_noise: torch.Tensor
     Shapes: ``v``, ``u_pos`` (B, d); ``u_noise`` (N, d).
     """
     _check_shared_shapes(v, u_pos, u_noise)
+    k = check_int("k", k, minimum=1)
     scores = v @ u_noise.T  # (B, N)
     weight = k / u_noise.shape[0]
     pos = (v * u_pos).sum(-1)
@@ -239,6 +272,9 @@ def sgns_shared_gradients(
     ``with_loss=False`` skips computing ``L`` (returned as ``None``), which saves time in training.
     """
     _check_shared_shapes(v, u_pos, u_noise)
+    k = check_int("k", k, minimum=1)
+    if noise_mask is not None and tuple(noise_mask.shape) != (v.shape[0], u_noise.shape[0]):
+        raise ValueError(f"noise_mask must have shape (B, N) = {(v.shape[0], u_noise.shape[0])}, got {tuple(noise_mask.shape)}")
     weight = k / u_noise.shape[0]
     pos = (v * u_pos).sum(-1)  # (B,)
     scores = v @ u_noise.T  # (B, N)
@@ -258,14 +294,21 @@ def sgns_shared_gradients(
     return grad_v, grad_pos, grad_noise, loss
 
 
+def _check_tensors(**tensors: torch.Tensor) -> None:
+    for name, t in tensors.items():
+        check_type(name, t, torch.Tensor)
+
+
 def _check_shared_shapes(v: torch.Tensor, u_pos: torch.Tensor, u_noise: torch.Tensor) -> None:
+    _check_tensors(v=v, u_pos=u_pos, u_noise=u_noise)
     if v.ndim != 2 or u_pos.shape != v.shape:
         raise ValueError(f"v and u_pos must both have shape (B, d); got {tuple(v.shape)} and {tuple(u_pos.shape)}")
-    if u_noise.ndim != 2 or u_noise.shape[1] != v.shape[1]:
-        raise ValueError(f"u_noise must have shape (N, d) with d = {v.shape[1]}, got {tuple(u_noise.shape)}")
+    if u_noise.ndim != 2 or u_noise.shape[1] != v.shape[1] or u_noise.shape[0] == 0:
+        raise ValueError(f"u_noise must have shape (N, d) with N >= 1 and d = {v.shape[1]}, got {tuple(u_noise.shape)}")
 
 
 def _check_sgns_shapes(v: torch.Tensor, u_pos: torch.Tensor, u_neg: torch.Tensor) -> None:
+    _check_tensors(v=v, u_pos=u_pos, u_neg=u_neg)
     if v.ndim != 2 or u_pos.shape != v.shape:
         raise ValueError(f"v and u_pos must both have shape (B, d); got {tuple(v.shape)} and {tuple(u_pos.shape)}")
     if u_neg.ndim != 3 or u_neg.shape[0] != v.shape[0] or u_neg.shape[2] != v.shape[1]:
@@ -324,6 +367,9 @@ class Word2Vec(WordVectors):
         table = torch.from_numpy(noise_table(self.vocab.counts, self.ns_exponent))
         keep = keep_probabilities(self.vocab.counts, self.subsample)
         ids, sent_ids = encode_corpus(sentences, self.vocab)
+        if not (sent_ids[1:] == sent_ids[:-1]).any():
+            raise ValueError("sentences give no (word, context) pair: every sentence has at most one word "
+                             f"seen min_count={self.min_count} times")
         n_expected = int(keep[ids].sum()) * self.epochs  # centres to process, for the learning-rate schedule
         done, self.loss_history = 0, []
         bar = tqdm(total=n_expected, disable=not progress, unit="word", desc="word2vec " + ("sg" if self.sg else "cbow"))
@@ -406,5 +452,7 @@ class Word2Vec(WordVectors):
 
     def _log_losses(self, losses: list[float], per_epoch: int = 50) -> None:
         # Keep ~50 points per epoch for the loss curve: the mean loss of consecutive batches.
+        if not losses:  # subsampling left no pair in this epoch (tiny corpora): nothing to log
+            return
         for chunk in np.array_split(np.asarray(losses), min(per_epoch, len(losses))):
             self.loss_history.append(float(chunk.mean()))

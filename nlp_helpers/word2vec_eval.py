@@ -98,7 +98,13 @@ class WordVectors:
         or ``(word1, word2, score)`` tuples. Pairs with an unknown word are skipped; ``oov_rate`` is
         their fraction.
         """
-        frame = pairs if isinstance(pairs, pd.DataFrame) else pd.DataFrame(list(pairs), columns=["word1", "word2", "score"])
+        if isinstance(pairs, pd.DataFrame):
+            frame = pairs
+        else:
+            try:
+                frame = pd.DataFrame(list(pairs), columns=["word1", "word2", "score"])
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"pairs must be (word1, word2, score) tuples or a DataFrame with those columns: {exc}") from None
         missing = {"word1", "word2", "score"} - set(frame.columns)
         if missing:
             raise ValueError(f"pairs must have columns word1, word2, score; missing {sorted(missing)}")
@@ -108,7 +114,10 @@ class WordVectors:
         used = frame[known]
         if len(used) < 3:
             raise ValueError(f"only {len(used)} of {len(frame)} pairs have both words in the vocabulary; need >= 3")
+        scores = check_array("pairs score", used.score.to_numpy(), ndim=1)
         cos = [self.similarity(w1, w2) for w1, w2 in zip(used.word1, used.word2)]
+        if np.ptp(scores) == 0 or np.ptp(cos) == 0:  # a correlation with a constant is undefined (NaN)
+            raise ValueError("a correlation needs varying values: the pairs' human scores or their cosines are all equal")
         return {
             "spearman": float(stats.spearmanr(cos, used.score).statistic),
             "pearson": float(stats.pearsonr(cos, used.score).statistic),

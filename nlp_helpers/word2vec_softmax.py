@@ -34,15 +34,25 @@ __all__ = ["one_hot", "softmax", "cbow_forward", "skipgram_forward", "SoftmaxWor
 def one_hot(ids: Sequence[int], vocab_size: int) -> np.ndarray:
     """One-hot rows for word ids, shape (len(ids), V)."""
     vocab_size = check_int("vocab_size", vocab_size, minimum=1)
-    ids = check_array("ids", ids, ndim=1, dtype=np.int64)
+    ids = _int_ids("ids", ids)
     if ids.size and (ids.min() < 0 or ids.max() >= vocab_size):
         raise ValueError(f"ids must lie in [0, {vocab_size}), got {ids.tolist()}")
     return np.eye(vocab_size)[ids]
 
 
+def _int_ids(name: str, ids: Sequence[int]) -> np.ndarray:
+    """``ids`` as a 1-D int64 array; floats such as 1.5 are an error, not silently truncated."""
+    arr = np.asarray(ids)
+    if arr.size and arr.dtype.kind not in "iu":
+        raise TypeError(f"{name} must be integer word ids, got dtype {arr.dtype}")
+    return check_array(name, arr, ndim=1, dtype=np.int64)
+
+
 def softmax(scores: np.ndarray) -> np.ndarray:
     """Softmax over the last axis, computed stably (the maximum is subtracted first)."""
     s = check_array("scores", scores, ndim=(1, 2))
+    if s.shape[-1] == 0:
+        raise ValueError(f"scores must have at least one entry in the last axis, got shape {s.shape}")
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     return e / e.sum(axis=-1, keepdims=True)
 
@@ -118,7 +128,9 @@ class SoftmaxWord2Vec(nn.Module):
 def context_windows(ids: Sequence[int], window: int) -> tuple[np.ndarray, np.ndarray]:
     """(centre, padded context) examples of one sentence: contexts (T, 2*window) with -1 padding, centres (T,)."""
     window = check_int("window", window, minimum=1)
-    ids = np.asarray(ids, dtype=np.int64)
+    ids = _int_ids("ids", ids)
+    if ids.size and ids.min() < 0:
+        raise ValueError(f"ids must be non-negative word ids (-1 marks padding in the result), got {ids.min()}")
     T = len(ids)
     ctx = np.full((T, 2 * window), -1, dtype=np.int64)
     for j, off in enumerate(range(1, window + 1)):
@@ -136,6 +148,11 @@ def train_softmax_word2vec(
     epochs = check_int("epochs", epochs, minimum=1)
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
     batch_size = check_int("batch_size", batch_size, minimum=1)
+    vocab_size = check_int("vocab_size", vocab_size, minimum=2)
+    for i, s in enumerate(sentences):
+        ids = _int_ids(f"sentences[{i}]", s)
+        if ids.size and (ids.min() < 0 or ids.max() >= vocab_size):
+            raise ValueError(f"sentences[{i}] must hold word ids in [0, vocab_size={vocab_size}), got {ids.tolist()[:10]}")
     ctx, centres = zip(*(context_windows(s, window) for s in sentences))
     ctx, centres = torch.from_numpy(np.concatenate(ctx)), torch.from_numpy(np.concatenate(centres))
     if cbow:
@@ -143,6 +160,8 @@ def train_softmax_word2vec(
     else:  # one (centre -> context word) example per real context slot
         rows, cols = torch.nonzero(ctx >= 0, as_tuple=True)
         given, target = centres[rows], ctx[rows, cols]
+    if len(target) == 0 or not (ctx >= 0).any():
+        raise ValueError("sentences give no training example: every sentence is empty or a single word")
     torch.manual_seed(seed)
     model = SoftmaxWord2Vec(vocab_size, dim, cbow=cbow)
     opt = torch.optim.Adam(model.parameters(), lr=lr)

@@ -58,6 +58,7 @@ _CJK_RANGES = (
 
 def load_vocab(path: str | Path) -> dict[str, int]:
     """Read a ``vocab.txt`` (one piece per line; the line number is the id) into ``{piece: id}``."""
+    check_type("path", path, (str, Path))
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"path must point to a vocab.txt file, {path} does not exist")
@@ -205,6 +206,8 @@ def wordpiece_tokenize(text: str, vocab: Mapping[str, int], *, lowercase: bool =
         raise ValueError("vocab must not be empty")
     if unk_token not in vocab:
         raise ValueError(f"unk_token {unk_token!r} is not in vocab")
+    if isinstance(special_tokens, str) or not isinstance(special_tokens, Iterable):
+        raise TypeError(f"special_tokens must be a list of str, got {type(special_tokens).__name__}")
     specials = [s for s in special_tokens if s in vocab]
     tokens: list[str] = []
     for word in basic_tokenize(text, lowercase=lowercase, special_tokens=specials):
@@ -240,6 +243,7 @@ def encode(text: str, vocab: Mapping[str, int], text_pair: str | None = None, *,
     ``max_length``, a single text is cut at the end and a pair is shortened as
     Hugging Face's ``truncation="longest_first"`` does.
     """
+    check_type("vocab", vocab, Mapping)
     for special in ("[CLS]", "[SEP]", "[UNK]"):
         if special not in vocab:
             raise ValueError(f"vocab must contain the special token {special!r}")

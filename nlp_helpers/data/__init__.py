@@ -169,6 +169,8 @@ def shakespeare_text(plays: str | list[str] | tuple[str, ...] | None = None) -> 
     if plays is None:
         names = list(available)
     else:
+        if not isinstance(plays, (str, list, tuple)):
+            raise TypeError(f"plays must be a play name, a list of names or None, got {type(plays).__name__}")
         names = [plays] if isinstance(plays, str) else list(plays)
         if not names:
             raise ValueError("plays must name at least one play (or be None for all)")

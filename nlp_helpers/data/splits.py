@@ -121,6 +121,8 @@ def shakespeare_sentences(works: str | Sequence[str] | None = None) -> list[list
     Each sentence is a list of lower-cased tokens (words and ``. , ; : ! ?``); see the
     module docstring for the cleaning and tokenisation rules.
     """
+    if works is not None and (not isinstance(works, Iterable) or isinstance(works, bytes)):
+        raise TypeError(f"works must be a work's name, a list of names or None, got {type(works).__name__}")
     names = list(shakespeare_plays()) if works is None else ([works] if isinstance(works, str) else list(works))
     if not names:
         raise ValueError("works must name at least one work (or be None for all)")
@@ -180,6 +182,9 @@ def word_vocabulary(sentences: Iterable[Sequence[str]], min_count: int = WORD_MI
     """
     min_count = check_int("min_count", min_count, minimum=1)
     sentences = check_nonempty("sentences", sentences)
+    for i, s in enumerate(sentences):
+        if isinstance(s, str):
+            raise TypeError(f"sentences[{i}] must be a list of tokens, got a str; split it into words first")
     counts = Counter(tok for s in sentences for tok in s)
     words = [w for w, c in counts.items() if c >= min_count]
     return sorted(words, key=lambda w: (-counts[w], w))
@@ -231,6 +236,8 @@ def char_lm_split(
     if valid_fraction + test_fraction >= 0.9:
         raise ValueError("valid_fraction + test_fraction must be < 0.9 so that something is left to train on")
     if plays is not None:
+        if not isinstance(plays, (str, list, tuple)):
+            raise TypeError(f"plays must be a play name, a list of names or None, got {type(plays).__name__}")
         names = [plays] if isinstance(plays, str) else list(plays)
         if not names:
             raise ValueError("plays must name at least one play (or be None for all)")

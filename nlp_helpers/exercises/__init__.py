@@ -70,6 +70,7 @@ class Checker:
     def __init__(self, exercise: str) -> None:
         self.exercise = exercise
         self.result: CheckResult | None = None
+        self._answered = False  # the student's function has returned a value
 
     def __enter__(self) -> "Checker":
         return self
@@ -79,6 +80,13 @@ class Checker:
             self._finish(CORRECT, "all checks passed. Well done!")
         elif exc_type is _Stop:
             pass  # result already recorded
+        elif self._answered and issubclass(exc_type, Exception):
+            # The checker could not use what the student's function returned (None from a missing
+            # `return`, a str instead of a list, ...). That is a wrong answer, not a crash. A bug in
+            # the checker itself still fails CI: strict mode turns this result into an AssertionError.
+            self._finish(WRONG, f"the checker could not use what your function returned ({exc_type.__name__}: "
+                                f"{exc}). Check that it returns the kind of value the exercise asks for "
+                                "(a number, a list, an array), and that it does not forget `return`.")
         else:
             # A bug in the checker itself: report it rather than hide it.
             return False
@@ -100,7 +108,9 @@ class Checker:
         if not callable(fn):
             self.fail(f"expected a function, got {type(fn).__name__}. Pass the function itself, without calling it.")
         try:
-            return fn(*args, **kwargs)
+            value = fn(*args, **kwargs)
+            self._answered = True
+            return value
         except NotImplementedError:
             self._finish(NOT_YET, "replace `raise NotImplementedError` with your implementation, then run this cell again.")
             raise _Stop from None

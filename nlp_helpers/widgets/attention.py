@@ -27,7 +27,7 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .._checks import check_float, check_int, check_text
+from .._checks import check_array, check_float, check_int, check_text
 from . import load_css, load_esm
 
 __all__ = ["AttentionExplorer", "transform_weights"]
@@ -43,9 +43,11 @@ def transform_weights(weights: np.ndarray, *, temperature: float = 1.0, causal: 
     Row-wise ``w ** (1/T) * mask`` renormalised to sum to 1 (all-zero rows stay zero).
     The causal mask keeps key ``j <= i`` for query ``i`` and needs ``n_q == n_k``.
     """
-    w = np.asarray(weights, dtype=float)
+    w = check_array("weights", weights)  # NaN or inf would come out as NaN
     if w.ndim < 2:
         raise ValueError(f"weights must have at least 2 dimensions (n_q, n_k), got shape {w.shape}")
+    if (w < 0).any():
+        raise ValueError(f"weights must be >= 0 (attention probabilities), found {w.min():.4g}")
     temperature = check_float("temperature", temperature, minimum=0.0, min_inclusive=False)
     with np.errstate(divide="ignore"):
         t = np.where(w > 0, np.exp(np.log(np.where(w > 0, w, 1.0)) / temperature), 0.0)
@@ -222,6 +224,10 @@ class AttentionExplorer(anywidget.AnyWidget):
 
     def matrix(self) -> np.ndarray:
         """The ``(n_q, n_k)`` matrix the widget shows for its current layer, head, mask and temperature."""
-        w = np.asarray(self.weights, dtype=float)[self.layer]  # (H, n_q, n_k)
-        w = w.mean(axis=0) if self.head == -1 else w[self.head]
+        L, H, _, _ = self.shape
+        # The traits may have been set from Python after construction: check them as the constructor does.
+        layer = check_int("layer", self.layer, minimum=0, maximum=L - 1)
+        head = check_int("head", self.head, minimum=-1, maximum=H - 1)
+        w = np.asarray(self.weights, dtype=float)[layer]  # (H, n_q, n_k)
+        w = w.mean(axis=0) if head == -1 else w[head]
         return transform_weights(w, temperature=self.temperature, causal=self.causal)

@@ -89,7 +89,7 @@ class BPEStepper(anywidget.AnyWidget):
         ``merge`` is ``[left, right]`` of the merge applied at this step (``None`` at
         step 0) and ``merge_count`` how many times it fired in the text.
         """
-        step = self.step if step is None else check_int("step", step, minimum=0, maximum=len(self.merges))
+        step = check_int("step", self.step if step is None else step, minimum=0, maximum=len(self.merges))
         chunks = [list(c) for c in self.chunks]
         fired = 0
         for left, right in self.merges[:step]:

@@ -60,6 +60,22 @@ class PositionalEncodingExplorer(anywidget.AnyWidget):
     position = traitlets.Int(0).tag(sync=True)
     base = traitlets.Float(10000.0).tag(sync=True)
 
+    @staticmethod
+    def _checked(max_len, d_model, length, pair, position, max_d_model, base) -> dict:
+        """The settings, validated (for the constructor and again for traits set later from Python)."""
+        max_len = check_int("max_len", max_len, minimum=2, maximum=512)
+        max_d_model = check_int("max_d_model", max_d_model, minimum=2, maximum=512)
+        d_model = check_int("d_model", d_model, minimum=2, maximum=max_d_model)
+        for name, value in (("d_model", d_model), ("max_d_model", max_d_model)):
+            if value % 2:
+                raise ValueError(f"{name} must be even (sin/cos pairs), got {value}")
+        length = max_len if length is None else check_int("length", length, minimum=2, maximum=max_len)
+        pair = check_int("pair", pair, minimum=0, maximum=d_model // 2 - 1)
+        position = check_int("position", position, minimum=0, maximum=length - 1)
+        base = check_float("base", base, minimum=1.0, min_inclusive=False)
+        return dict(max_len=max_len, max_d_model=max_d_model, d_model=d_model, length=length,
+                    pair=pair, position=position, base=base)
+
     def __init__(
         self,
         max_len: int = 50,
@@ -71,26 +87,18 @@ class PositionalEncodingExplorer(anywidget.AnyWidget):
         max_d_model: int = 128,
         base: float = 10000.0,
     ) -> None:
-        max_len = check_int("max_len", max_len, minimum=2, maximum=512)
-        max_d_model = check_int("max_d_model", max_d_model, minimum=2, maximum=512)
-        d_model = check_int("d_model", d_model, minimum=2, maximum=max_d_model)
-        for name, value in (("d_model", d_model), ("max_d_model", max_d_model)):
-            if value % 2:
-                raise ValueError(f"{name} must be even (sin/cos pairs), got {value}")
-        length = max_len if length is None else check_int("length", length, minimum=2, maximum=max_len)
-        pair = check_int("pair", pair, minimum=0, maximum=d_model // 2 - 1)
-        position = check_int("position", position, minimum=0, maximum=length - 1)
-        base = check_float("base", base, minimum=1.0, min_inclusive=False)
-        super().__init__(
-            max_len=max_len, max_d_model=max_d_model, d_model=d_model, length=length,
-            pair=pair, position=position, base=base,
-        )
+        super().__init__(**self._checked(max_len, d_model, length, pair, position, max_d_model, base))
+
+    def _state(self) -> dict:
+        return self._checked(self.max_len, self.d_model, self.length, self.pair, self.position, self.max_d_model,
+                             self.base)
 
     def table(self) -> np.ndarray:
         """The ``(length, d_model)`` table the widget shows for its current settings."""
-        return positional_encoding(self.length, self.d_model, self.base)
+        st = self._state()
+        return positional_encoding(st["length"], st["d_model"], st["base"])
 
     def similarity(self) -> np.ndarray:
         """``PE(position) . PE(q)`` for every position ``q`` (shape ``(length,)``), as drawn."""
         pe = self.table()
-        return pe @ pe[self.position]
+        return pe @ pe[self._state()["position"]]

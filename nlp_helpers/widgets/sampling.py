@@ -109,8 +109,8 @@ class NextTokenExplorer(anywidget.AnyWidget):
     def probabilities(self, temperature: float | None = None, top_k: int | None = None, top_p: float | None = None,
                       prompt_index: int | None = None) -> np.ndarray:
         """The probabilities the view shows (current settings unless given), in the shipped token order."""
-        i = self.prompt_index if prompt_index is None else check_int("prompt_index", prompt_index, minimum=0,
-                                                                          maximum=len(self.prompts) - 1)
+        i = check_int("prompt_index", self.prompt_index if prompt_index is None else prompt_index, minimum=0,
+                      maximum=len(self.prompts) - 1)
         rec = self.prompts[i]
         t = self.temperature if temperature is None else temperature
         k = self.top_k if top_k is None else top_k

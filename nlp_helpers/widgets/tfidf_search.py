@@ -81,6 +81,9 @@ class TfidfSearch(anywidget.AnyWidget):
 
             documents = lee_documents()
         docs = [check_text(f"documents[{i}]", d) for i, d in enumerate(check_nonempty("documents", documents))]
+        for i, d in enumerate(docs):
+            if not widget_tokens(d):
+                raise ValueError(f"documents[{i}] has no word ([a-z0-9] run) to index: {d[:40]!r}")
         if len(docs) > MAX_DOCUMENTS:
             raise ValueError(f"documents has {len(docs)} texts; the widget ships them in the page, so at most {MAX_DOCUMENTS}")
         if titles is None:
@@ -89,6 +92,8 @@ class TfidfSearch(anywidget.AnyWidget):
         if len(titles) != len(docs):
             raise ValueError(f"titles has {len(titles)} entries but there are {len(docs)} documents")
         top_k = check_int("top_k", top_k, minimum=1, maximum=min(20, len(docs)))
+        if isinstance(examples, str):
+            raise TypeError("examples must be a list of queries, not a single str")
         examples = [check_text(f"examples[{i}]", e, allow_empty=False) for i, e in enumerate(examples)]
         self._model = TfIdf(tokenizer=widget_tokens, lowercase=False)  # widget_tokens lower-cases already
         vectors = self._model.fit_transform(docs)
