@@ -20,6 +20,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from timing import best_of  # a sibling module: benchmarks/ is on sys.path
 from nlp_helpers.attention import causal_mask, multi_head_attention, scaled_dot_product_attention
 from nlp_helpers.positional import positional_encoding
 from nlp_helpers.transformer import encoder_layer, encoder_params_from_torch
@@ -29,12 +30,7 @@ SLOWER = 10.0
 
 
 def _best(fn, repeat: int = 5) -> float:
-    best = math.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_of(fn, repeat)[1]
 
 
 def _row(helper, reference, diff, ours, ref, note):

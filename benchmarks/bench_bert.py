@@ -22,18 +22,14 @@ import time
 
 import numpy as np
 
+from timing import best_of  # a sibling module: benchmarks/ is on sys.path
 from nlp_helpers import bert, topics
 from nlp_helpers.data import lee_background, lee_documents
 from nlp_helpers.wordpiece import load_vocab, wordpiece_tokenize
 
 
 def _best(fn, repeat: int = 3) -> float:
-    best = math.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_of(fn, repeat)[1]
 
 
 def _wordpiece_rows() -> list[dict]:

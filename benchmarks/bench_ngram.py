@@ -31,6 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from timing import best_of  # noqa: E402  (a sibling module: benchmarks/ is on sys.path)
+
 from nltk.lm import KneserNeyInterpolated, Laplace  # noqa: E402
 from nltk.lm import StupidBackoff as NltkStupidBackoff  # noqa: E402
 from nltk.lm.smoothing import KneserNey  # noqa: E402
@@ -43,12 +45,7 @@ REPEATS = 3
 
 
 def _best(fn, repeats: int = REPEATS):
-    best, out = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return out, best
+    return best_of(fn, repeats)
 
 
 def _once(fn):

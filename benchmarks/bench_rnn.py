@@ -29,6 +29,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from timing import best_of  # a sibling module: benchmarks/ is on sys.path
 from nlp_helpers.charlm import CharLM, char_logprobs, encode, train_lm
 from nlp_helpers.data.splits import char_lm_split, char_vocabulary
 from nlp_helpers.ngram import NGramLM
@@ -41,12 +42,7 @@ QUICK = os.environ.get("BENCH_RNN_QUICK") == "1"
 
 
 def _best(fn, repeat: int = 3) -> float:
-    best = math.inf
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
+    return best_of(fn, repeat)[1]
 
 
 def _cells() -> list[dict]:

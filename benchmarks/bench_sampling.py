@@ -32,6 +32,8 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from timing import best_of  # noqa: E402  (a sibling module: benchmarks/ is on sys.path)
+
 from nlp_helpers import sampling as S  # noqa: E402
 from nlp_helpers import sampling_generate as G  # noqa: E402
 from nlp_helpers.llm import load_smollm2  # noqa: E402
@@ -42,12 +44,7 @@ TEXT = ("Once upon a time, there was a little girl named Emma who loved to play 
 
 
 def _best(fn, repeats: int = REPEATS):
-    best, out = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return out, best
+    return best_of(fn, repeats)
 
 
 def real_logits(model, tokenizer) -> np.ndarray:

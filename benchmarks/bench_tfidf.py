@@ -29,6 +29,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from timing import best_of  # noqa: E402  (a sibling module: benchmarks/ is on sys.path)
+
 from nlp_helpers.data import lee_background, lee_documents, lee_similarities, wikipedia_tokens  # noqa: E402
 from nlp_helpers.tfidf import TfIdf, cooccurrence_matrix, lee_tfidf_correlation, pmi, truncated_svd  # noqa: E402
 from nlp_helpers.tokenization import word_tokenize  # noqa: E402
@@ -37,12 +39,7 @@ REPEATS = 3
 
 
 def _best(fn, repeats: int = REPEATS):
-    best, out = float("inf"), None
-    for _ in range(repeats):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return out, best
+    return best_of(fn, repeats)
 
 
 def synthetic_corpus(n_docs: int = 10_000, vocab_size: int = 20_000, seed: int = 0) -> list[str]:
