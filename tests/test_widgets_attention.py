@@ -10,13 +10,13 @@ the controls on the built page and compares the cells ``attn-cell-<i>-<j>`` with
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from widget_node import NODE_DOM, node_binary, run_widget_js  # noqa: F401
 import torch
 
 from nlp_helpers.attention_example import load_worked_example
@@ -25,7 +25,6 @@ from nlp_helpers.widgets.attention import AttentionExplorer, transform_weights
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden" / "attention_widget.json"
-NODE_DOM = HERE / "widget_dom.mjs"
 
 WORKED_TITLE = "Seed 001, one head: when you play game of thrones"
 RANDOM_TITLE = "An untrained 2-layer encoder with 3 heads (torch.manual_seed(0))"
@@ -243,18 +242,9 @@ def test_the_widget_ships_its_module_and_the_shared_stylesheet():
 # ---- the JavaScript under Node (a smoke test; the browser test checks the built page) ------------
 
 def _run_js(widget, actions, tmp_path):
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
     state = {k: getattr(widget, k) for k in ("tokens", "query_tokens", "weights", "layer_labels", "head_labels",
                                              "title", "layer", "head", "causal", "temperature", "view")}
-    (tmp_path / "w.mjs").write_text(widget._esm, encoding="utf-8")
-    (tmp_path / "s.json").write_text(json.dumps(state), encoding="utf-8")
-    (tmp_path / "a.json").write_text(json.dumps(actions), encoding="utf-8")
-    run = subprocess.run([node, str(NODE_DOM), str(tmp_path / "w.mjs"), str(tmp_path / "s.json"), str(tmp_path / "a.json")],
-                         capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout)
+    return run_widget_js(widget._esm, state, actions, tmp_path)
 
 
 def _cells(out, n_q, n_k, attr=True):

@@ -11,20 +11,19 @@ from __future__ import annotations
 
 import json
 import math
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from widget_node import NODE_DOM, node_binary, run_widget_js  # noqa: F401
+
 from nlp_helpers.attention_example import load_worked_example
 from nlp_helpers.widgets.positional import PositionalEncodingExplorer
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden" / "positional_widget.json"
-NODE_DOM = HERE / "widget_dom.mjs"
 
 # How the chapter constructs its explorer (the browser test starts from this state).
 CONSTRUCT = {"max_len": 50, "d_model": 16, "pair": 1, "position": 10}
@@ -113,17 +112,8 @@ def test_the_widget_ships_its_module_with_the_test_ids():
 # ---- JavaScript under Node --------------------------------------------------------------------
 
 def _run_js(widget, actions, tmp_path):
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
     state = {k: getattr(widget, k) for k in ("max_len", "max_d_model", "d_model", "length", "pair", "position", "base")}
-    (tmp_path / "w.mjs").write_text(widget._esm, encoding="utf-8")
-    (tmp_path / "s.json").write_text(json.dumps(state), encoding="utf-8")
-    (tmp_path / "a.json").write_text(json.dumps(actions), encoding="utf-8")
-    run = subprocess.run([node, str(NODE_DOM), str(tmp_path / "w.mjs"), str(tmp_path / "s.json"), str(tmp_path / "a.json")],
-                         capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout)
+    return run_widget_js(widget._esm, state, actions, tmp_path)
 
 
 def test_js_shows_the_golden_values_after_moving_the_sliders(tmp_path):

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+
+from widget_node import NODE_DOM, node_binary, run_widget_js  # noqa: F401
 import torch
 from transformers.generation import LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
@@ -25,7 +27,6 @@ from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature, 
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden" / "sampling_widget.json"
-NODE_DOM = HERE / "widget_dom.mjs"  # the tiny DOM of the attention chapter's tests, reused
 GOLDEN_PROMPT = "The capital of France is"  # the first prompt of the chapter's explorer
 GOLDEN_CASES = [
     {"name": "T 1.3, top-k 10, top-p 0.85", "temperature": 1.3, "top_k": 10, "top_p": 0.85},
@@ -166,24 +167,11 @@ def test_the_javascript_module_carries_the_test_ids():
 
 # ---- the JavaScript under Node ----------------------------------------------------------------------
 
-def _node():
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
-    return node
-
-
 def _run_js(widget, actions, tmp_path):
     names = ("_view", "prompts", "prompt_index", "temperature", "top_k", "top_p", "logits", "labels",
              "min_temperature", "max_temperature")
     state = {k: getattr(widget, k) for k in names if widget.has_trait(k)}
-    (tmp_path / "w.mjs").write_text(widget._esm, encoding="utf-8")
-    (tmp_path / "s.json").write_text(json.dumps(state), encoding="utf-8")
-    (tmp_path / "a.json").write_text(json.dumps(actions), encoding="utf-8")
-    run = subprocess.run([_node(), str(NODE_DOM), str(tmp_path / "w.mjs"), str(tmp_path / "s.json"), str(tmp_path / "a.json")],
-                         capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout)
+    return run_widget_js(widget._esm, state, actions, tmp_path)
 
 
 def _probs(out, prefix, n, attr=True):
@@ -210,7 +198,7 @@ def test_js_filter_matches_python_on_random_and_tied_logits(tmp_path):
         f"const cases = JSON.parse(readFileSync({json.dumps(str(tmp_path / 'c.json'))}, 'utf-8'));\n"
         "console.log(JSON.stringify(cases.map((c) => { const r = m.filterDistribution(c.logits, c.t, c.k, c.p);"
         " return { probs: r.probs, h: m.entropyNats(r.probs) }; })));\n", encoding="utf-8")
-    run = subprocess.run([_node(), str(tmp_path / "run.mjs")], capture_output=True, text=True, timeout=60)
+    run = subprocess.run([node_binary(), str(tmp_path / "run.mjs")], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     for case, got in zip(cases, json.loads(run.stdout)):
         want = filtered_probs(case["logits"], case["t"], case["k"], case["p"] if case["p"] < 1 else None)

@@ -11,13 +11,13 @@ Regenerate with ``python tests/test_widgets_tfidf_search.py``.
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from widget_node import NODE_DOM, node_binary, run_widget_js  # noqa: F401
 from sklearn.feature_extraction.text import TfidfVectorizer
 
 from nlp_helpers.data import lee_documents
@@ -25,7 +25,6 @@ from nlp_helpers.widgets.tfidf_search import TOKEN_PATTERN, TfidfSearch, widget_
 
 HERE = Path(__file__).parent
 GOLDEN = HERE / "golden" / "tfidf_widget.json"
-NODE_DOM = HERE / "widget_dom.mjs"  # the book's tiny DOM for running widget modules under Node
 
 QUERY = "asylum seekers Tampa"
 CONSTRUCT = {"query": "", "top_k": 3}
@@ -116,18 +115,9 @@ def test_the_module_has_the_test_ids_and_inserts_text_only():
 # ---- JavaScript under Node --------------------------------------------------------------------
 
 def _run_js(widget, actions, tmp_path):
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not installed")
     state = widget.get_state()
     state = {k: v for k, v in state.items() if not k.startswith("_") and k not in ("layout", "comm")}
-    (tmp_path / "w.mjs").write_text(widget._esm, encoding="utf-8")
-    (tmp_path / "s.json").write_text(json.dumps(state), encoding="utf-8")
-    (tmp_path / "a.json").write_text(json.dumps(actions), encoding="utf-8")
-    run = subprocess.run([node, str(NODE_DOM), str(tmp_path / "w.mjs"), str(tmp_path / "s.json"), str(tmp_path / "a.json")],
-                         capture_output=True, text=True, timeout=60)
-    assert run.returncode == 0, run.stderr
-    return json.loads(run.stdout)
+    return run_widget_js(widget._esm, state, actions, tmp_path)
 
 
 def test_js_ranks_the_golden_documents_after_typing_the_query(tmp_path):
