@@ -18,7 +18,7 @@ from toc_notebooks import toc_files, toc_notebooks  # noqa: E402
 NOTEBOOKS = toc_notebooks()
 FORBIDDEN = {
     r"nltk\.download\(": "downloads data at run time",
-    r"hf_hub_download|snapshot_download|from_pretrained\(\s*['\"][\w-]+/[\w.-]+['\"]": "loads from a hub",
+    r"hf_hub_(?:download)|snapshot_(?:download)|from_pretrained\(\s*['\"][\w-]+/[\w.-]+['\"]": "loads from a hub",
     r"requests\.get\(|urllib\.request\.urlopen\(|urlretrieve\(": "uses the network",
     r"^\s*[!%]pip install": "installs packages from a chapter cell (only the setup cell may)",
 }

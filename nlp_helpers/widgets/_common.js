@@ -114,3 +114,14 @@ function fmt(x, digits = 3) {
 function srOnly(text) {
   return h("div", { class: "nlpw-sr-only", text });
 }
+
+// Set a trait and tell the kernel, if there is one. On the static page no kernel listens and
+// save_changes may throw; the widget then simply keeps working in the browser.
+function setTrait(model, name, value) {
+  model.set(name, value);
+  try {
+    model.save_changes();
+  } catch (e) {
+    /* static page: no kernel to tell */
+  }
+}

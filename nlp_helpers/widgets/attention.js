@@ -34,14 +34,7 @@ function render({ model, el }) {
   const state = { cursor: [0, 0], query: null };
   const ctl = {}; // the control inputs, kept in step with the model
   const get = (k) => model.get(k);
-  const setModel = (k, v) => {
-    model.set(k, v);
-    try {
-      model.save_changes();
-    } catch (e) {
-      /* static page: no kernel to tell */
-    }
-  };
+  const setModel = (k, v) => setTrait(model, k, v);
 
   const title = h("div", { class: "nlpw-title", text: get("title") });
   const controls = h("div", { class: "nlpw-controls" });

@@ -116,12 +116,7 @@ function render({ model, el }) {
   function setStep(v) {
     const k = clamp(v);
     if (k === shown && k === clamp(model.get("step"))) return;
-    model.set("step", k);
-    try {
-      model.save_changes(); // no-op on the static page (no kernel)
-    } catch (e) {
-      /* static page: no comm */
-    }
+    setTrait(model, "step", k);
     draw();
   }
 

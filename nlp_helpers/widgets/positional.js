@@ -66,14 +66,7 @@ function render({ model, el }) {
   const root = h("div", { class: "nlpw nlpw-positional", "data-testid": "pe-root" });
   el.replaceChildren(root);
   const get = (k) => model.get(k);
-  const setModel = (k, v) => {
-    model.set(k, v);
-    try {
-      model.save_changes();
-    } catch (e) {
-      /* static page: no kernel */
-    }
-  };
+  const setModel = (k, v) => setTrait(model, k, v);
 
   const controls = h("div", { class: "nlpw-controls" });
   const heat = h("div", { class: "nlpw-drawing" });

@@ -138,8 +138,7 @@ function renderExplorer(model, el) {
   }
 
   function sync(name, value) {
-    model.set(name, value);
-    try { model.save_changes(); } catch (e) { /* static page: no kernel to tell */ }
+    setTrait(model, name, value);
   }
 
   function draw() {
@@ -184,7 +183,7 @@ function renderSoftmax(model, el) {
   const entropyOut = h("output", { "data-testid": "softmax-entropy" });
   const tSlider = slider({ label: "Temperature", min: model.get("min_temperature"), max: model.get("max_temperature"), step: 0.05,
     value: temperature, format: (v) => Number(v).toFixed(2),
-    onInput: (v) => { temperature = v; model.set("temperature", v); try { model.save_changes(); } catch (e) { /* static */ } draw(); } });
+    onInput: (v) => { temperature = v; setTrait(model, "temperature", v); draw(); } });
   tSlider.input.setAttribute("data-testid", "softmax-temperature");
   function draw() {
     const probs = temperature === 0 ? filterDistribution(logits, 0, logits.length, 1).probs : softmax(logits, temperature);

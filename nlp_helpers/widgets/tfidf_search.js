@@ -53,8 +53,7 @@ function render({ model, el }) {
     placeholder: "e.g. asylum seekers" });
   input.value = get("query");
   function setQuery(value) {
-    model.set("query", value);
-    try { model.save_changes(); } catch (e) { /* static page: no kernel */ }
+    setTrait(model, "query", value);
     draw(); // in case the model does not echo the change (static page)
   }
   input.addEventListener("input", () => setQuery(input.value));
