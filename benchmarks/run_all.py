@@ -131,7 +131,8 @@ def markdown(rows: list[dict], notebooks: list[dict], install: dict | None, meta
             "",
             "## Executing the chapters",
             "",
-            "Each chapter notebook executed top to bottom in a fresh kernel (2 CPU cores).",
+            "Each chapter notebook executed top to bottom in a fresh kernel on a 2-core machine, one thread "
+            "per process (`OMP_NUM_THREADS=1`, as `make book` and `make test` run them).",
             "",
             "| notebook | seconds | target (≤ 45 s) |",
             "| --- | --- | --- |",
