@@ -17,11 +17,6 @@ from nlp_helpers.exercises.ngram import (
 )
 
 
-@pytest.fixture(autouse=True)
-def _not_strict(monkeypatch):
-    monkeypatch.delenv(STRICT_ENV, raising=False)
-
-
 # ----- reference solutions (the same as in book/ngram.ipynb) ---------------------------------
 def _bigrams(sentences):
     for s in sentences:

@@ -8,11 +8,6 @@ import pytest
 from nlp_helpers.exercises import word2vec as ex
 
 
-@pytest.fixture(autouse=True)
-def not_strict(monkeypatch):
-    monkeypatch.delenv("NLP_EXERCISES_STRICT", raising=False)
-
-
 def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
 
