@@ -1,6 +1,7 @@
 # NLP Step by Step: one entry point for readers, instructors and CI.
 #   make book   install everything, build the book, print where to open it
 #   make test   install everything and run every test (what CI runs)
+#   make robust run every chapter under several seed offsets and CPU kernel paths (before you commit)
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 PYTHON ?= python3
@@ -14,7 +15,7 @@ export TRANSFORMERS_OFFLINE := 1
 # thread hand-offs cost more than they gain (and two notebooks at once would contend).
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: book test install assets prepare serve lab student benchmarks clean help
+.PHONY: book test robust install assets prepare serve lab student benchmarks clean help
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -31,9 +32,14 @@ test: install assets prepare
 	bash tools/system_deps.sh test
 	bash tools/run_tests.sh
 
+robust: install prepare
+	bash tools/robust.sh
+
 install: $(VENV)/.installed
 
 $(VENV)/.installed: pyproject.toml constraints.txt requirements-nodeps.txt
+	@$(PYTHON) -c 'import sys; sys.exit(0 if (3, 11) <= sys.version_info[:2] < (3, 14) else \
+	  "NLP Step by Step needs Python 3.11-3.13; this is " + sys.version.split()[0] + " (set PYTHON=python3.12, say)")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q -c constraints.txt -e '.[dev]'
 	$(BIN)/pip install -q --no-deps -r requirements-nodeps.txt
@@ -65,4 +71,4 @@ benchmarks: install
 	$(BIN)/python benchmarks/run_all.py
 
 clean:
-	rm -rf _build _vendor student .pytest_cache
+	rm -rf _build _vendor student .pytest_cache .venv-colab

@@ -70,3 +70,19 @@ def test_nodeps_requirements_are_pinned():
     lines = [line for line in (ROOT / "requirements-nodeps.txt").read_text().splitlines()
              if line.strip() and not line.startswith("#")]
     assert lines and all("==" in line for line in lines)
+
+
+def test_every_install_route_asks_for_the_same_python():
+    """pyproject, the README, the Makefile's check and environment.yml agree: Python 3.11-3.13."""
+    spec = SpecifierSet(PYPROJECT["project"]["requires-python"])
+    assert [v for v in ("3.10", "3.11", "3.12", "3.13", "3.14") if spec.contains(v + ".0")] == ["3.11", "3.12", "3.13"]
+    assert "Python 3.11–3.13" in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "(3, 11) <= sys.version_info[:2] < (3, 14)" in (ROOT / "Makefile").read_text()
+    assert spec.contains(conda_deps()["python"].lstrip("=") + ".0")
+
+
+def test_the_book_toolchain_is_pinned():
+    """tools/book_ext.py rewrites the theme's markup: Sphinx and the themes must be exact pins."""
+    pins = {Requirement(r).name.lower(): Requirement(r) for r in PYPROJECT["project"]["optional-dependencies"]["book"]}
+    for name in ("sphinx", "sphinx-book-theme", "pydata-sphinx-theme", "jupyter-book", "myst-nb"):
+        assert str(pins[name].specifier).startswith("=="), f"{name} must be pinned exactly, got {pins[name]}"

@@ -14,6 +14,11 @@ is labelled "Search" but shows "Search Ctrl+K", and the colour-mode button is la
 "Color mode" while its icons carry the titles "Light"/"Dark". After the build, the search
 button's visible text becomes its name and the decorative icons are hidden from assistive
 technology.
+
+Every rewrite checks that it found what it rewrites and every page is checked after the build:
+a theme or Sphinx release that changes this markup fails the build with a message naming the page
+and the pattern, instead of silently shipping the bug the rewrite was there to fix. The versions
+this was written against are pinned in ``pyproject.toml`` (extra ``book``).
 """
 
 from __future__ import annotations
@@ -22,7 +27,15 @@ import re
 from pathlib import Path
 from typing import Any
 
-from sphinx.builders.html._assets import _JavaScript
+from sphinx.errors import ExtensionError
+
+try:  # private in Sphinx 7; the pinned Sphinx has it (see pyproject.toml)
+    from sphinx.builders.html._assets import _JavaScript
+except ImportError as err:  # pragma: no cover - only with an unpinned Sphinx
+    raise ExtensionError(
+        "tools/book_ext.py needs sphinx.builders.html._assets._JavaScript; install the Sphinx version "
+        "pinned in pyproject.toml (pip install -e '.[book]')"
+    ) from err
 
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 _SEARCH_FIELD = re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?) aria-label="Search"')
@@ -48,12 +61,48 @@ def _clean_scripts(app: Any, pagename: str, templatename: str, context: dict, do
     context["script_files"] = unique
 
 
+_THEBE_CONFIG = "const THEBE_JS_URL"
+_WIDGET_STATE_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-state\+json">(.*?)</script>', re.S)
+
+
+def fix_theme_accessibility(html: str, page: str = "page") -> str:
+    """Give the search button its visible name and hide the theme icons from assistive technology.
+
+    Raises ``ExtensionError`` when a page has the theme's header but either pattern matches nothing.
+    """
+    if "search-button-field" not in html and "theme-switch" not in html:
+        return html  # a page without the theme's header (e.g. a redirect)
+    html, n_search = _SEARCH_FIELD.subn(r"\1", html)
+    html, n_icons = _THEME_ICON.subn(r'\1 aria-hidden="true"', html)
+    if n_search == 0 or n_icons == 0:
+        missing = [name for name, n in (("search button", n_search), ("theme-switch icons", n_icons)) if n == 0]
+        raise ExtensionError(
+            f"tools/book_ext.py: {page}: the {' and '.join(missing)} markup changed and the accessibility "
+            "fix matched nothing; update the patterns or pin the theme version in pyproject.toml"
+        )
+    return html
+
+
+def check_page(html: str, page: str = "page") -> None:
+    """Post-conditions of the script rewrites: one thebe configuration, no ``</`` inside widget state."""
+    if html.count(_THEBE_CONFIG) > 1:
+        raise ExtensionError(f"tools/book_ext.py: {page} still defines {_THEBE_CONFIG} twice")
+    for body in _WIDGET_STATE_SCRIPT.findall(html):
+        if "</" in body:
+            raise ExtensionError(f"tools/book_ext.py: {page} has an unescaped '</' inside its widget state")
+
+
 def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    for page in Path(app.outdir).rglob("*.html"):
+    pages = sorted(Path(app.outdir).rglob("*.html"))
+    if not pages:
+        raise ExtensionError(f"tools/book_ext.py: the HTML build wrote no page into {app.outdir}")
+    for page in pages:
         html = page.read_text(encoding="utf-8")
-        fixed = _THEME_ICON.sub(r'\1 aria-hidden="true"', _SEARCH_FIELD.sub(r"\1", html))
+        name = str(page.relative_to(app.outdir))
+        fixed = fix_theme_accessibility(html, name)
+        check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")
 

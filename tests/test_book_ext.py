@@ -1,0 +1,50 @@
+"""The book's Sphinx extension: its HTML rewrites work, and fail loudly when the theme's markup changes."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from sphinx.errors import ExtensionError
+
+_spec = importlib.util.spec_from_file_location("book_ext", Path(__file__).resolve().parent.parent / "tools" / "book_ext.py")
+book_ext = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(book_ext)
+
+HEADER = (
+    '<button class="btn search-button-field search-button__button" title="Search" aria-label="Search" '
+    'data-bs-placement="bottom" data-bs-toggle="tooltip"><i class="fa-solid fa-magnifying-glass"></i>'
+    '<span class="search-button__default-text">Search</span></button>'
+    '<i class="theme-switch fa-solid fa-sun fa-lg" data-mode="light" title="Light"></i>'
+    '<i class="theme-switch fa-solid fa-moon fa-lg" data-mode="dark" title="Dark"></i>'
+)
+
+
+def test_the_accessibility_fix_rewrites_the_pydata_header():
+    fixed = book_ext.fix_theme_accessibility(HEADER)
+    assert 'aria-label="Search"' not in fixed
+    assert fixed.count('aria-hidden="true"') == 2 and 'title="Light"' not in fixed
+
+
+@pytest.mark.parametrize("broken", [
+    HEADER.replace('aria-label="Search"', 'aria-label="Find"'),  # a new label: the search pattern misses
+    HEADER.replace('data-mode="light" title="Light"', 'data-theme="light"').replace('data-mode="dark" title="Dark"', "x"),
+])
+def test_a_changed_theme_fails_the_build_naming_the_page(broken):
+    with pytest.raises(ExtensionError, match="chapter.html"):
+        book_ext.fix_theme_accessibility(broken, "chapter.html")
+
+
+def test_pages_without_the_theme_header_are_left_alone():
+    assert book_ext.fix_theme_accessibility("<html>redirect</html>") == "<html>redirect</html>"
+
+
+def test_the_post_build_check_catches_duplicate_thebe_config_and_unescaped_widget_state():
+    book_ext.check_page('<script>const THEBE_JS_URL = "x"</script>')
+    with pytest.raises(ExtensionError, match="twice"):
+        book_ext.check_page("const THEBE_JS_URL = 1; const THEBE_JS_URL = 1;", "p.html")
+    state = '<script type="application/vnd.jupyter.widget-state+json">{"t": "a<\\/b"}</script>'
+    book_ext.check_page(state)
+    with pytest.raises(ExtensionError, match="unescaped"):
+        book_ext.check_page(state.replace("<\\/b", "</b"), "p.html")

@@ -1,0 +1,36 @@
+"""``nlp_helpers.display.glue`` writes exactly what myst-nb's own ``glue`` writes (which the build reads)."""
+
+from __future__ import annotations
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+from myst_nb import glue as myst_glue
+
+from nlp_helpers.display import glue
+
+
+def _outputs(fn, *args, **kwargs):
+    InteractiveShell.instance()  # as in a notebook kernel: display() goes to the shell's publisher
+    with capture_output() as captured:
+        fn(*args, **kwargs)
+    return [(o.data, o.metadata) for o in captured.outputs]
+
+
+@pytest.mark.parametrize("value", [142, 0.7734, "Paris", [1, 2]])
+@pytest.mark.parametrize("display", [False, True])
+def test_glue_matches_myst_nb(value, display):
+    assert _outputs(glue, "x", value, display=display) == _outputs(myst_glue, "x", value, display=display)
+
+
+def test_hidden_glue_shows_nothing_in_a_live_notebook():
+    ((data, metadata),) = _outputs(glue, "n_words", 142)
+    assert all(mime.startswith("application/papermill.record/") for mime in data)
+    assert metadata["scrapbook"]["name"] == "n_words"
+
+
+@pytest.mark.parametrize(("name", "display", "error"), [("", False, ValueError), ("a b", False, ValueError),
+                                                         (3, False, ValueError), ("ok", "yes", TypeError)])
+def test_bad_arguments_are_named(name, display, error):
+    with pytest.raises(error, match="name|display"):
+        glue(name, 1, display=display)
