@@ -48,3 +48,27 @@ def test_the_post_build_check_catches_duplicate_thebe_config_and_unescaped_widge
     book_ext.check_page(state)
     with pytest.raises(ExtensionError, match="unescaped"):
         book_ext.check_page(state.replace("<\\/b", "</b"), "p.html")
+
+
+def test_the_build_environment_hides_progress_bars_and_checker_verdicts(monkeypatch):
+    import os
+    import subprocess
+    import sys
+
+    from nlp_helpers.exercises import CheckResult
+
+    class App:
+        def connect(self, *args):
+            pass
+
+    monkeypatch.delenv("TQDM_DISABLE", raising=False)
+    monkeypatch.delenv("NLP_BOOK_BUILD", raising=False)
+    done = CheckResult("Relative term frequency", "correct", "all checks passed. Well done!")
+    assert "✅" in repr(done)
+    book_ext.setup(App())
+    # A kernel started by the build inherits the environment; tqdm reads TQDM_* defaults at import.
+    kernel = subprocess.run([sys.executable, "-c", "from tqdm.auto import tqdm; print(tqdm(range(3)).disable)"],
+                            env=dict(os.environ), capture_output=True, text=True, check=True)
+    assert kernel.stdout.strip() == "True"
+    assert "✅" not in repr(done) and "Your turn" in repr(done) and "Colab" in repr(done)
+    assert "✅" in str(done)  # str() is still the verdict (strict mode's AssertionError uses it)

@@ -15,6 +15,11 @@ is labelled "Search" but shows "Search Ctrl+K", and the colour-mode button is la
 button's visible text becomes its name and the decorative icons are hidden from assistive
 technology.
 
+4. The notebooks run in kernels started by the build, which inherit its environment: the extension
+sets ``TQDM_DISABLE=1`` (no training progress bar is baked into a page; readers see them in a live
+kernel) and ``NLP_BOOK_BUILD=1`` (exercise checkers tell the reader what to do instead of showing
+their verdict on the hidden solution).
+
 Every rewrite checks that it found what it rewrites and every page is checked after the build:
 a theme or Sphinx release that changes this markup fails the build with a message naming the page
 and the pattern, instead of silently shipping the bug the rewrite was there to fix. The versions
@@ -23,6 +28,7 @@ this was written against are pinned in ``pyproject.toml`` (extra ``book``).
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -108,6 +114,11 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
 
 
 def setup(app: Any) -> dict[str, Any]:
+    # The notebooks are executed by kernels this process starts, which inherit its environment:
+    # no training progress bar is baked into a page (tqdm reads TQDM_* defaults from the environment),
+    # and exercise checkers show the reader what to do rather than their verdict on the hidden solution.
+    os.environ.setdefault("TQDM_DISABLE", "1")
+    os.environ.setdefault("NLP_BOOK_BUILD", "1")
     app.connect("html-page-context", _clean_scripts)
     app.connect("build-finished", _fix_theme_accessibility)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -17,6 +17,10 @@ student's code are reported, never re-raised.
 With the environment variable ``NLP_EXERCISES_STRICT=1`` (set by the test
 suite when it runs the instructor notebooks), anything but "correct" raises
 ``AssertionError`` so CI proves every solution passes its checker.
+
+When the book is built (``NLP_BOOK_BUILD=1``, set by ``tools/book_ext.py``) the checkers run on the
+hidden solutions, so their verdict says nothing to a reader of the web page: there a checker's output
+tells the reader how to answer the exercise themselves instead of showing a success they did not earn.
 """
 
 from __future__ import annotations
@@ -32,6 +36,11 @@ import numpy as np
 __all__ = ["CheckResult", "Checker", "STRICT_ENV"]
 
 STRICT_ENV = "NLP_EXERCISES_STRICT"
+BUILD_ENV = "NLP_BOOK_BUILD"
+ON_THE_PAGE = (
+    "✏️ Your turn: open this chapter in Colab, Binder or JupyterLab (the rocket button at the top of the "
+    "page), write your answer in the exercise's cell, then run this cell: it checks your answer and gives a hint."
+)
 
 CORRECT, NOT_YET, WRONG = "correct", "not yet", "wrong"
 _ICONS = {CORRECT: "✅ Correct", NOT_YET: "⏳ Not yet", WRONG: "❌ Not quite"}
@@ -55,8 +64,11 @@ class CheckResult:
     def __str__(self) -> str:
         return f"{_ICONS[self.status]} — {self.exercise}: {self.message}"
 
-    # Shown as plain text in notebooks (never HTML: messages may quote student values).
+    # Shown as plain text in notebooks (never HTML: messages may quote student values). On the built
+    # web page the verdict on the hidden solution is replaced by what the reader should do.
     def __repr__(self) -> str:
+        if os.environ.get(BUILD_ENV) == "1":
+            return ON_THE_PAGE
         return str(self)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 
 from .conftest import ROOT, built_pages, widget_view_count
 
@@ -17,6 +18,14 @@ def test_page_is_offline_and_renders(open_page, rel):
     assert log.page_errors == [], f"uncaught errors on {rel}: {log.page_errors}"
     assert log.console_errors == [], f"console errors on {rel}: {log.console_errors}"
     assert log.dialogs == [], f"{rel} opened a dialog (script injection?): {log.dialogs}"
+
+    # The build ran the exercise checkers on the hidden solutions: the page must not show their
+    # verdict as if the reader had solved the exercise, nor training progress bars frozen mid-run.
+    text = page.locator("article.bd-article").inner_text() if page.locator("article.bd-article").count() else ""
+    assert "✅ Correct" not in text, f"{rel} shows a checker's verdict on the hidden solution"
+    state = page.evaluate("""() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')]
+        .map(s => s.textContent).join('')""")
+    assert "ProgressModel" not in state, f"{rel} embeds a progress bar widget (tqdm ran during the build)"
 
     # Math: every math node on the page was typeset by the local MathJax.
     n_math = page.locator("div.math, span.math").count()
@@ -80,4 +89,6 @@ def test_chapter_has_launch_buttons(rel):
     notebook = rel.replace(".html", ".ipynb")
     assert f"mybinder.org/v2/gh/nlp-step-by-step/nlp-step-by-step/main?urlpath=lab/tree/{notebook}" in html
     assert f"colab.research.google.com/github/nlp-step-by-step/nlp-step-by-step/blob/main/{notebook}" in html
-    assert "/hub/user-redirect/git-pull?repo=" in html and notebook in html
+    # The JupyterHub button appears only when an instructor configures a hub (_config.yml).
+    configured = bool(yaml.safe_load((ROOT / "_config.yml").read_text())["launch_buttons"].get("jupyterhub_url"))
+    assert ("/hub/user-redirect/git-pull?repo=" in html) == configured
