@@ -171,3 +171,14 @@ def test_student_version_removes_gated_solutions_and_shows_stubs():
     broken = nbformat.v4.new_notebook(cells=cells[:4])
     with pytest.raises(ValueError, match="solution-end"):
         student_version(broken)
+
+
+def test_landing_page_has_a_card_for_every_chapter():
+    """The landing page's cards are written from _toc.yml by tools/make_intro_cards.py: run it after adding a chapter."""
+    from make_intro_cards import cards_markdown, chapter_slugs
+
+    intro = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
+    slugs = chapter_slugs()
+    assert slugs and cards_markdown(slugs) in intro, "run `python tools/make_intro_cards.py`"
+    for slug in slugs:
+        assert (ROOT / "book" / "figures" / "cards" / f"{slug}.svg").exists(), f"no card picture for {slug}"

@@ -46,6 +46,9 @@ except ImportError as err:  # pragma: no cover - only with an unpinned Sphinx
 WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 _SEARCH_FIELD = re.compile(r'(<button class="btn search-button-field[^"]*"[^>]*?) aria-label="Search"')
 _THEME_ICON = re.compile(r'(<i class="theme-switch [^"]*" data-mode="\w+")\s+title="[^"]*"')
+# The same controls once fixed (an incremental build leaves unchanged pages as the last build wrote them).
+_SEARCH_FIXED = re.compile(r'<button class="btn search-button-field[^"]*"(?![^>]*aria-label=)[^>]*>')
+_THEME_ICON_FIXED = re.compile(r'<i class="theme-switch [^"]*" data-mode="\w+" aria-hidden="true">')
 
 
 def _clean_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
@@ -80,6 +83,8 @@ def fix_theme_accessibility(html: str, page: str = "page") -> str:
         return html  # a page without the theme's header (e.g. a redirect)
     html, n_search = _SEARCH_FIELD.subn(r"\1", html)
     html, n_icons = _THEME_ICON.subn(r'\1 aria-hidden="true"', html)
+    n_search = n_search or len(_SEARCH_FIXED.findall(html))
+    n_icons = n_icons or len(_THEME_ICON_FIXED.findall(html))
     if n_search == 0 or n_icons == 0:
         missing = [name for name, n in (("search button", n_search), ("theme-switch icons", n_icons)) if n == 0]
         raise ExtensionError(
