@@ -96,8 +96,9 @@ def open_page(browser, book_url):
     """``open_page("book/tokenization.html")`` -> (page, log), with widgets rendered and math typeset."""
     contexts = []
 
-    def _open(rel: str, *, color_scheme: str = "light"):
-        context = browser.new_context(color_scheme=color_scheme, viewport={"width": 1280, "height": 900})
+    def _open(rel: str, *, color_scheme: str = "light", width: int = 1280):
+        context = browser.new_context(color_scheme=color_scheme, viewport={"width": width, "height": 900},
+                                      has_touch=width < 600, is_mobile=width < 600)
         contexts.append(context)
         log = PageLog()
 
