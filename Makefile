@@ -21,6 +21,7 @@ help:
 	@sed -n 's/^#   //p' Makefile
 
 book: install assets prepare
+	$(BIN)/python tools/execute_book.py
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	@echo
 	@echo "The book is built. Open file://$(CURDIR)/_build/html/index.html"

@@ -1,0 +1,54 @@
+"""Execute the book's chapters in parallel into the build's execution cache, before `jupyter-book build`.
+
+Jupyter Book executes notebooks one after another; on a machine with several cores this fills its
+cache (``_build/.jupyter_cache``, the one ``execute_notebooks: cache`` reads) with one process per core
+first, so the build that follows only renders. The notebooks run exactly as the build would run them:
+in their own folder, with the environment ``tools/book_ext.py`` gives the build's kernels.
+
+    python tools/execute_book.py [NOTEBOOK ...]    # default: every notebook of _toc.yml
+
+Exits non-zero, printing each failing notebook's traceback, if any notebook fails.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from pathlib import Path
+
+import yaml
+from jupyter_cache import get_cache
+from jupyter_cache.executors import load_executor
+
+from toc_notebooks import toc_notebooks
+
+ROOT = Path(__file__).resolve().parent.parent
+CACHE = ROOT / "_build" / ".jupyter_cache"
+# What tools/book_ext.py sets for the build's kernels: no baked progress bars, checkers that tell
+# the reader what to do. Set here too, so the cached outputs are the ones the build would make.
+BUILD_ENVIRONMENT = {"TQDM_DISABLE": "1", "NLP_BOOK_BUILD": "1"}
+
+
+def main(argv: list[str]) -> int:
+    for key, value in BUILD_ENVIRONMENT.items():
+        os.environ.setdefault(key, value)
+    notebooks = [Path(a).resolve() for a in argv] or [Path(p).resolve() for p in toc_notebooks()]
+    timeout = yaml.safe_load((ROOT / "_config.yml").read_text())["execute"]["timeout"]
+    cache = get_cache(str(CACHE))
+    for nb in notebooks:
+        cache.add_nb_to_project(str(nb))
+    logger = logging.getLogger("execute_book")
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    executor = load_executor("local-parallel", cache, logger=logger)
+    result = executor.run_and_cache(filter_uris=[str(nb) for nb in notebooks], timeout=timeout)
+    failed = list(result.errored) + list(result.excepted)
+    for uri in failed:
+        record = cache.get_project_record(uri)
+        print(f"\n==== {uri} failed ====\n{record.traceback or '(no traceback recorded)'}", file=sys.stderr)
+    print(f"executed {len(result.succeeded)} notebook(s), {len(failed)} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
