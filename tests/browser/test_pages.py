@@ -83,6 +83,22 @@ def test_page_has_no_serious_accessibility_violations(open_page, rel, scheme):
 
 
 @pytest.mark.parametrize("rel", [p for p in built_pages() if (ROOT / p.replace(".html", ".ipynb")).exists()])
+def test_exercises_are_numbered_per_chapter_and_solutions_open_from_their_title(open_page, rel):
+    page, _log = open_page(rel)
+    numbers = page.locator(".exercise .caption-number").all_inner_texts()
+    assert numbers, f"{rel} has no numbered exercise"
+    chapter = numbers[0].split()[1].split(".")[0]
+    assert [n.split()[1] for n in numbers] == [f"{chapter}.{i}" for i in range(1, len(numbers) + 1)], numbers
+    # Clicking the middle of a solution's title (where its link back to the exercise is) opens it.
+    title = page.locator(".solution.dropdown > .admonition-title").first
+    content = page.locator(".solution.dropdown").first.locator("section, .cell").first
+    assert not content.is_visible()
+    title.click()
+    page.wait_for_timeout(300)
+    assert content.is_visible() and page.url.endswith(rel), "the solution did not open (or the page navigated)"
+
+
+@pytest.mark.parametrize("rel", [p for p in built_pages() if (ROOT / p.replace(".html", ".ipynb")).exists()])
 def test_chapter_has_launch_buttons(rel):
     """Every chapter can be opened in Binder, on a JupyterHub (nbgitpuller) and in Colab."""
     html = (ROOT / "_build" / "html" / rel).read_text(encoding="utf-8")
