@@ -39,16 +39,15 @@ def check_docs(name: str, docs: Any, *, allow_empty: bool = False) -> list[list[
     if isinstance(docs, (str, bytes)):
         raise TypeError(f"{name} must be a list of token lists, got a single {type(docs).__name__}")
     items = check_nonempty(name, docs) if not allow_empty else list(docs)
-    out = []
     for i, doc in enumerate(items):
         if isinstance(doc, str):
             raise TypeError(f"{name}[{i}] must be a list of tokens, got the str {doc[:30]!r}: use text.split()")
         if not isinstance(doc, (list, tuple)):
             raise TypeError(f"{name}[{i}] must be a list of tokens, got {type(doc).__name__}")
-        if not all(isinstance(tok, str) for tok in doc):
-            raise TypeError(f"{name}[{i}] must contain only str tokens")
-        out.append(list(doc))
-    return out
+    if {type(tok) for doc in items for tok in doc} - {str}:  # one fast pass; find the culprit only if needed
+        i = next(i for i, doc in enumerate(items) if not all(isinstance(tok, str) for tok in doc))
+        raise TypeError(f"{name}[{i}] must contain only str tokens")
+    return [doc if isinstance(doc, list) else list(doc) for doc in items]
 
 
 def check_labels(name: str, labels: Any, n: int) -> np.ndarray:
@@ -88,13 +87,11 @@ def count_matrix(docs: Iterable[Sequence[str]], vocabulary: dict[str, int], *, b
 
 
 def _count_matrix(docs: list[list[str]], vocabulary: dict[str, int], binary: bool) -> sp.csr_matrix:
-    rows, cols = [], []
-    for r, doc in enumerate(docs):
-        idx = [vocabulary[t] for t in doc if t in vocabulary]
-        rows.extend([r] * len(idx))
-        cols.extend(idx)
-    data = np.ones(len(rows))
-    m = sp.csr_matrix((data, (rows, cols)), shape=(len(docs), len(vocabulary)))
+    get = vocabulary.get
+    cols = np.fromiter((get(t, -1) for doc in docs for t in doc), dtype=np.int64)
+    rows = np.repeat(np.arange(len(docs)), [len(doc) for doc in docs])
+    known = cols >= 0  # unknown words are dropped
+    m = sp.csr_matrix((np.ones(int(known.sum())), (rows[known], cols[known])), shape=(len(docs), len(vocabulary)))
     m.sum_duplicates()  # repeated (row, col) pairs become counts
     if binary:
         m.data[:] = 1.0

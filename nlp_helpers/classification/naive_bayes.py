@@ -90,7 +90,8 @@ class NaiveBayes:
 
     def predict(self, docs: Sequence[Sequence[str]]) -> np.ndarray:
         """The most probable class of each document, shape (n_docs,)."""
-        return self.classes_[np.argmax(self.joint_log_likelihood(docs), axis=1)]
+        joint = self.joint_log_likelihood(docs)
+        return self.classes_[np.argmax(joint, axis=1)]
 
     def log_evidence(self, docs: Sequence[Sequence[str]]) -> np.ndarray:
         """``log P(doc) = log sum_c P(doc | c) P(c)``: naive Bayes read as a class-mixture language model."""
