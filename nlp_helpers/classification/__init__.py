@@ -11,5 +11,6 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``evaluation``: confusion matrices, precision, recall, F-beta, macro and micro averaging,
   k-fold cross-validation.
 * ``significance``: the paired bootstrap test of "system A is better than system B".
+* ``genres``: a three-class task (comedy, history or tragedy?) on passages of Shakespeare's plays.
 * ``exercises``: the checkers of the chapter's exercises.
 """

@@ -24,8 +24,14 @@ import numpy as np
 from nlp_helpers._checks import check_choice, check_float, check_int, check_nonempty
 from nlp_helpers.seeds import rng as seeded_rng
 
-__all__ = ["accuracy", "confusion_matrix", "one_vs_rest_matrices", "precision_recall_fscore", "kfold_indices",
-           "cross_validate"]
+__all__ = [
+    "accuracy",
+    "confusion_matrix",
+    "cross_validate",
+    "kfold_indices",
+    "one_vs_rest_matrices",
+    "precision_recall_fscore",
+]
 
 
 def _check_pair(gold: Any, pred: Any) -> tuple[np.ndarray, np.ndarray]:

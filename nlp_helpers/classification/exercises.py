@@ -8,6 +8,7 @@ this package's helpers, tests an edge case students forget, and names the likely
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 import numpy as np
 
@@ -18,7 +19,7 @@ from .features import mark_negation
 from .naive_bayes import NaiveBayes
 from .significance import paired_bootstrap
 
-__all__ = ["check_f_beta", "check_add_alpha_likelihoods", "check_macro_micro_f1", "check_compare_feature_sets"]
+__all__ = ["check_add_alpha_likelihoods", "check_compare_feature_sets", "check_f_beta", "check_macro_micro_f1"]
 
 TOY = [("-", "just plain boring"), ("-", "entirely predictable and lacks energy"),
        ("-", "no surprises and very few laughs"), ("+", "very powerful"), ("+", "the most fun film of the summer")]
@@ -28,6 +29,16 @@ SPAM_CM = np.array([[8, 5, 3], [10, 60, 30], [1, 50, 200]])
 
 def _f(p: float, r: float, beta: float) -> float:
     return 0.0 if p == 0 and r == 0 else (1 + beta**2) * p * r / (beta**2 * p + r)
+
+
+def _raises_zero_division(f_beta: Callable) -> bool:
+    try:
+        f_beta(0.0, 0.0)
+    except ZeroDivisionError:
+        return True
+    except Exception:  # noqa: BLE001 - any other error is reported by ex.call
+        return False
+    return False
 
 
 def check_f_beta(f_beta: Callable) -> CheckResult:
@@ -44,13 +55,9 @@ def check_f_beta(f_beta: Callable) -> CheckResult:
                         "beta > 1 weighs recall more: the beta^2 multiplies P in the denominator.")
             ex.expect_close(got, want, what=f"f_beta({p}, {r}, {beta})",
                             hint="Use (1 + beta**2) * P * R / (beta**2 * P + R).")
-        try:
-            f_beta(0.0, 0.0)
-        except ZeroDivisionError:
+        if _raises_zero_division(f_beta):
             ex.fail("f_beta(0.0, 0.0) raised ZeroDivisionError. A classifier that finds nothing right scores 0: "
                     "return 0.0 instead of dividing by zero.")
-        except Exception:  # noqa: BLE001 - reported by ex.call below
-            pass
         ex.expect_close(ex.call(f_beta, 0.0, 0.0), 0.0, what="f_beta(0.0, 0.0)",
                         hint="A classifier that finds nothing right scores 0: return 0.0 instead of dividing by zero.")
     return ex.result
@@ -129,7 +136,7 @@ def check_compare_feature_sets(compare_feature_sets: Callable) -> CheckResult:
         tr_y, te_y = train["label"].tolist(), test["label"].tolist()
 
         def bigrams(doc):
-            return doc + [a + "_" + b for a, b in zip(doc, doc[1:])]
+            return doc + [a + "_" + b for a, b in pairwise(doc)]
 
         for transform, name in [(mark_negation, "mark_negation"), (bigrams, "bigrams")]:
             want = _reference_compare(tr_docs, tr_y, te_docs, te_y, transform, 2000, 7)

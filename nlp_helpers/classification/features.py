@@ -24,7 +24,7 @@ import scipy.sparse as sp
 
 from nlp_helpers._checks import check_int, check_nonempty
 
-__all__ = ["NEGATORS", "check_docs", "check_labels", "build_vocabulary", "count_matrix", "mark_negation"]
+__all__ = ["NEGATORS", "build_vocabulary", "check_docs", "check_labels", "count_matrix", "mark_negation"]
 
 # Words of logical negation (SLP3 names n't, not, no and never); any token ending in "n't" also counts.
 NEGATORS = frozenset({"not", "no", "never", "nothing", "nobody", "none", "nowhere", "neither", "nor", "cannot"})

@@ -22,7 +22,7 @@ from nlp_helpers._checks import check_float
 
 from .features import check_docs
 
-__all__ = ["vader_lexicon", "lexicon_counts"]
+__all__ = ["lexicon_counts", "vader_lexicon"]
 
 
 @functools.lru_cache(maxsize=1)

@@ -30,8 +30,13 @@ from scipy.special import expit, logsumexp
 from nlp_helpers._checks import check_array, check_float, check_int
 
 __all__ = [
-    "sigmoid", "binary_cross_entropy", "logistic_gradient", "softmax", "softmax_cross_entropy",
-    "LogisticRegression", "SoftmaxRegression",
+    "LogisticRegression",
+    "SoftmaxRegression",
+    "binary_cross_entropy",
+    "logistic_gradient",
+    "sigmoid",
+    "softmax",
+    "softmax_cross_entropy",
 ]
 
 

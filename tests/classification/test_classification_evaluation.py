@@ -7,8 +7,14 @@ import pytest
 from sklearn import metrics as skm
 
 from nlp_helpers.classification.evaluation import (
-    accuracy, check_array_counts, confusion_matrix, cross_validate, kfold_indices, one_vs_rest_matrices,
-    precision_recall_fscore)
+    accuracy,
+    check_array_counts,
+    confusion_matrix,
+    cross_validate,
+    kfold_indices,
+    one_vs_rest_matrices,
+    precision_recall_fscore,
+)
 
 SPAM_CM = np.array([[8, 5, 3], [10, 60, 30], [1, 50, 200]])  # gold urgent/normal/spam in rows
 

@@ -8,7 +8,11 @@ import numpy as np
 import pytest
 
 from nlp_helpers.classification.exercises import (
-    check_add_alpha_likelihoods, check_compare_feature_sets, check_f_beta, check_macro_micro_f1)
+    check_add_alpha_likelihoods,
+    check_compare_feature_sets,
+    check_f_beta,
+    check_macro_micro_f1,
+)
 from nlp_helpers.classification.naive_bayes import NaiveBayes
 from nlp_helpers.classification.significance import paired_bootstrap
 from nlp_helpers.exercises import STRICT_ENV

@@ -7,7 +7,13 @@ import pytest
 from sklearn.feature_extraction.text import CountVectorizer
 
 from nlp_helpers.classification.features import (
-    NEGATORS, build_vocabulary, check_docs, check_labels, count_matrix, mark_negation)
+    NEGATORS,
+    build_vocabulary,
+    check_docs,
+    check_labels,
+    count_matrix,
+    mark_negation,
+)
 from nlp_helpers.classification.lexicon import lexicon_counts, vader_lexicon
 
 DOCS = [["the", "cat", "the"], ["a", "dog", "!"], ["the", "dog", "dog", "dog"]]
@@ -29,12 +35,12 @@ def test_min_count_and_empty_documents():
 
 
 def test_negation_follows_the_lecture_notes_example():
-    assert " ".join(mark_negation("didn't like this movie , but I".split())) == \
+    assert " ".join(mark_negation(["didn't", "like", "this", "movie", ",", "but", "I"])) == \
         "didn't NOT_like NOT_this NOT_movie , but I"
     # the scope ends at punctuation; "never" and "no" open a scope; a negator inside stays marked
-    assert mark_negation("never boring . fun".split()) == ["never", "NOT_boring", ".", "fun"]
-    assert mark_negation("no , not really".split()) == ["no", ",", "not", "NOT_really"]
-    assert mark_negation("not bad not good".split()) == ["not", "NOT_bad", "NOT_not", "NOT_good"]
+    assert mark_negation(["never", "boring", ".", "fun"]) == ["never", "NOT_boring", ".", "fun"]
+    assert mark_negation(["no", ",", "not", "really"]) == ["no", ",", "not", "NOT_really"]
+    assert mark_negation(["not", "bad", "not", "good"]) == ["not", "NOT_bad", "NOT_not", "NOT_good"]
     assert mark_negation([]) == []
     assert {"not", "no", "never"} <= NEGATORS
 

