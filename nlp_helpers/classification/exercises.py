@@ -157,3 +157,50 @@ def check_compare_feature_sets(compare_feature_sets: Callable) -> CheckResult:
             ex.expect_close(got["p_value"], want["p_value"], what=f"p_value (transform={name})",
                             hint="Use paired_bootstrap(gold, pred_a, pred_b, n_samples=n_samples, rng=seed).")
     return ex.result
+
+
+def _approximate_randomization(gold, a, b, n_samples: int, seed: int, two_sided: bool = False) -> float:
+    """Reference: swap A's and B's output on each item with probability 1/2; p = share with delta' >= delta."""
+    right_a, right_b = (np.asarray(a) == gold).astype(float), (np.asarray(b) == gold).astype(float)
+    observed = right_a.mean() - right_b.mean()
+    swap = np.random.default_rng(seed).random((n_samples, len(gold))) < 0.5  # (B, n)
+    deltas = np.where(swap, right_b - right_a, right_a - right_b).mean(axis=1)
+    if two_sided:
+        return float(np.mean(np.abs(deltas) >= abs(observed) - 1e-12))
+    return float(np.mean(deltas >= observed - 1e-12))
+
+
+def _systems(n: int, acc_a: float, acc_b: float, seed: int):
+    g = np.random.default_rng(seed)
+    gold = g.integers(0, 2, n)
+    return gold, np.where(g.random(n) < acc_a, gold, 1 - gold), np.where(g.random(n) < acc_b, gold, 1 - gold)
+
+
+def check_approximate_randomization(approximate_randomization: Callable) -> CheckResult:
+    """``approximate_randomization(gold, pred_a, pred_b, n_samples, seed)`` -> p-value of "A is better than B"."""
+    with Checker("Approximate randomization test") as ex:
+        gold, a, b = _systems(400, 0.78, 0.76, 5)  # accuracy .78 vs .74: p about 0.14
+        got = float(ex.call(approximate_randomization, gold, a, b, 5000, 0))
+        ex.expect(0.0 <= got <= 1.0, f"a p-value is a probability, got {got}.")
+        want = _approximate_randomization(gold, a, b, 40000, 123)
+        # Monte Carlo error of 5,000 samples: sd <= 0.007 here, so 0.035 is five sd.
+        if abs(got - want) > 0.035:
+            if abs(got - _approximate_randomization(gold, b, a, 40000, 123)) < 0.035:
+                ex.fail(f"got p = {got:.3f}, the p-value of 'B is better than A' (want about {want:.3f}): count "
+                        "the shuffled differences delta' = acc(A') - acc(B') that are >= the observed one.")
+            if abs(got - _approximate_randomization(gold, a, b, 40000, 123, two_sided=True)) < 0.035:
+                ex.fail(f"got p = {got:.3f}, the two-sided p-value (want about {want:.3f}): the question is "
+                        "one-sided, 'is A better?', so compare delta' >= delta, not |delta'| >= |delta|.")
+            ex.fail(f"got p = {got:.3f} but the test gives about {want:.3f}. For every sample, swap A's and B's "
+                    "outputs on each item independently with probability 1/2 (the pairs stay together), "
+                    "recompute delta' and count delta' >= delta(x).")
+        same = float(ex.call(approximate_randomization, gold, a, a, 500, 0))
+        ex.expect(same > 0.99, f"two identical systems should give p = 1, got {same}: swapping the outputs of an "
+                  "item on which A and B agree changes nothing, so every delta' is 0. Swap item by item (keep each "
+                  "item's pair together; do not pool and shuffle all outputs), and count ties (delta' == delta) "
+                  "as reaching the observed difference.")
+        gold2, a2, b2 = _systems(300, 1.0, 0.6, 2)
+        strong = float(ex.call(approximate_randomization, gold2, a2, b2, 2000, 0))
+        ex.expect(strong < 0.01, f"a perfect A against a B with 60% accuracy on 300 items should give p < 0.01, "
+                  f"got {strong}.")
+    return ex.result

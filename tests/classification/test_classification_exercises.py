@@ -9,6 +9,7 @@ import pytest
 
 from nlp_helpers.classification.exercises import (
     check_add_alpha_likelihoods,
+    check_approximate_randomization,
     check_compare_feature_sets,
     check_f_beta,
     check_macro_micro_f1,
@@ -64,8 +65,23 @@ def compare_feature_sets(train_docs, train_labels, test_docs, test_labels, trans
             "p_value": paired_bootstrap(gold, pred_a, pred_b, n_samples=n_samples, rng=seed)}
 
 
+def approximate_randomization(gold, pred_a, pred_b, n_samples=10_000, seed=0):
+    gold = np.asarray(gold)
+    right_a = (np.asarray(pred_a) == gold).astype(float)
+    right_b = (np.asarray(pred_b) == gold).astype(float)
+    observed = right_a.mean() - right_b.mean()
+    generator = np.random.default_rng(seed)
+    count = 0
+    for _ in range(n_samples):
+        swap = generator.random(len(gold)) < 0.5
+        delta = np.where(swap, right_b - right_a, right_a - right_b).mean()
+        count += delta >= observed - 1e-12
+    return count / n_samples
+
+
 CASES = [(check_f_beta, f_beta), (check_add_alpha_likelihoods, add_alpha_likelihoods),
-         (check_macro_micro_f1, macro_micro_f1), (check_compare_feature_sets, compare_feature_sets)]
+         (check_macro_micro_f1, macro_micro_f1), (check_compare_feature_sets, compare_feature_sets),
+         (check_approximate_randomization, approximate_randomization)]
 
 
 @pytest.mark.parametrize("checker,solution", CASES)
@@ -172,3 +188,43 @@ def test_compare_feature_sets_mistakes():
         result.message
     _assert_wrong(check_compare_feature_sets(swapped), "pred_a")
     _assert_wrong(check_compare_feature_sets(missing_key), "p_value")
+
+
+def test_approximate_randomization_mistakes():
+    def swapped(gold, a, b, n_samples=10_000, seed=0):
+        return approximate_randomization(gold, b, a, n_samples, seed)
+
+    def two_sided(gold, a, b, n_samples=10_000, seed=0):
+        gold = np.asarray(gold)
+        right_a, right_b = (np.asarray(a) == gold) * 1.0, (np.asarray(b) == gold) * 1.0
+        observed = right_a.mean() - right_b.mean()
+        g = np.random.default_rng(seed)
+        swap = g.random((n_samples, len(gold))) < 0.5
+        deltas = np.where(swap, right_b - right_a, right_a - right_b).mean(axis=1)
+        return float(np.mean(np.abs(deltas) >= abs(observed)))
+
+    def strict_inequality(gold, a, b, n_samples=10_000, seed=0):
+        gold = np.asarray(gold)
+        right_a, right_b = (np.asarray(a) == gold) * 1.0, (np.asarray(b) == gold) * 1.0
+        observed = right_a.mean() - right_b.mean()
+        g = np.random.default_rng(seed)
+        swap = g.random((n_samples, len(gold))) < 0.5
+        deltas = np.where(swap, right_b - right_a, right_a - right_b).mean(axis=1)
+        return float(np.mean(deltas > observed + 1e-12))
+
+    def unpaired_shuffle(gold, a, b, n_samples=10_000, seed=0):
+        gold = np.asarray(gold)
+        right_a, right_b = (np.asarray(a) == gold) * 1.0, (np.asarray(b) == gold) * 1.0
+        observed = right_a.mean() - right_b.mean()
+        g = np.random.default_rng(seed)
+        pooled = np.concatenate([right_a, right_b])
+        hits = 0
+        for _ in range(n_samples):
+            perm = g.permutation(pooled)
+            hits += perm[: len(gold)].mean() - perm[len(gold):].mean() >= observed
+        return hits / n_samples
+
+    _assert_wrong(check_approximate_randomization(swapped), "B is better than A")
+    _assert_wrong(check_approximate_randomization(two_sided), "one-sided")
+    _assert_wrong(check_approximate_randomization(strict_inequality), "ties")
+    _assert_wrong(check_approximate_randomization(unpaired_shuffle), "item by item")
