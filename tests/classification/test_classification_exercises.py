@@ -1,0 +1,230 @@
+"""The chapter's checkers accept the reference solutions, reject typical mistakes with a hint, never crash."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from nlp_helpers.classification.exercises import (
+    check_add_alpha_likelihoods,
+    check_approximate_randomization,
+    check_compare_feature_sets,
+    check_f_beta,
+    check_macro_micro_f1,
+)
+from nlp_helpers.classification.naive_bayes import NaiveBayes
+from nlp_helpers.classification.significance import paired_bootstrap
+from nlp_helpers.exercises import STRICT_ENV
+
+
+@pytest.fixture(autouse=True)
+def lenient(monkeypatch):
+    """These tests look at the feedback a student sees, so strict mode (raise on wrong) is off."""
+    monkeypatch.delenv(STRICT_ENV, raising=False)
+
+
+# ----- reference solutions (the same as in book/classification.ipynb) -------------------------
+def f_beta(precision, recall, beta=1.0):
+    if precision == 0 and recall == 0:
+        return 0.0
+    b2 = beta**2
+    return (1 + b2) * precision * recall / (b2 * precision + recall)
+
+
+def add_alpha_likelihoods(docs, labels, alpha=1.0):
+    vocab = {w for doc in docs for w in doc}
+    out = {}
+    for c in set(labels):
+        counts = Counter(w for doc, lab in zip(docs, labels) if lab == c for w in doc)
+        total = sum(counts.values()) + alpha * len(vocab)
+        out[c] = {w: (counts[w] + alpha) / total for w in vocab}
+    return out
+
+
+def macro_micro_f1(cm):
+    cm = np.asarray(cm, dtype=float)
+    tp = np.diag(cm)
+    fp, fn = cm.sum(axis=0) - tp, cm.sum(axis=1) - tp
+
+    def f1(tp, fp, fn):
+        return np.divide(2 * tp, 2 * tp + fp + fn, out=np.zeros_like(tp), where=2 * tp + fp + fn > 0)
+
+    return float(f1(tp, fp, fn).mean()), float(f1(tp.sum(keepdims=True), fp.sum(keepdims=True),
+                                                  fn.sum(keepdims=True))[0])
+
+
+def compare_feature_sets(train_docs, train_labels, test_docs, test_labels, transform, n_samples=10_000, seed=0):
+    model_a = NaiveBayes().fit([transform(d) for d in train_docs], train_labels)
+    model_b = NaiveBayes().fit(train_docs, train_labels)
+    pred_a = model_a.predict([transform(d) for d in test_docs])
+    pred_b = model_b.predict(test_docs)
+    gold = np.asarray(test_labels)
+    return {"acc_a": float(np.mean(pred_a == gold)), "acc_b": float(np.mean(pred_b == gold)),
+            "p_value": paired_bootstrap(gold, pred_a, pred_b, n_samples=n_samples, rng=seed)}
+
+
+def approximate_randomization(gold, pred_a, pred_b, n_samples=10_000, seed=0):
+    gold = np.asarray(gold)
+    right_a = (np.asarray(pred_a) == gold).astype(float)
+    right_b = (np.asarray(pred_b) == gold).astype(float)
+    observed = right_a.mean() - right_b.mean()
+    generator = np.random.default_rng(seed)
+    count = 0
+    for _ in range(n_samples):
+        swap = generator.random(len(gold)) < 0.5
+        delta = np.where(swap, right_b - right_a, right_a - right_b).mean()
+        count += delta >= observed - 1e-12
+    return count / n_samples
+
+
+CASES = [(check_f_beta, f_beta), (check_add_alpha_likelihoods, add_alpha_likelihoods),
+         (check_macro_micro_f1, macro_micro_f1), (check_compare_feature_sets, compare_feature_sets),
+         (check_approximate_randomization, approximate_randomization)]
+
+
+@pytest.mark.parametrize("checker,solution", CASES)
+def test_reference_solutions_pass(checker, solution):
+    result = checker(solution)
+    assert result.passed, str(result)
+
+
+def _stub(*args, **kwargs):
+    raise NotImplementedError
+
+
+@pytest.mark.parametrize("checker", [c for c, _ in CASES])
+def test_stub_is_not_yet_and_unusable_answers_are_wrong(checker):
+    assert checker(_stub).status == "not yet"
+    for bad in (lambda *a, **k: None, lambda *a, **k: float("nan"), lambda *a, **k: "0.5",
+                lambda *a, **k: [], 42):
+        result = checker(bad)
+        assert result.status == "wrong", (bad, str(result))
+
+
+def _assert_wrong(result, *phrases):
+    assert result.status == "wrong", str(result)
+    for phrase in phrases:
+        assert phrase in result.message, result.message
+
+
+def test_f_beta_mistakes():
+    _assert_wrong(check_f_beta(lambda p, r, beta=1.0: (p + r) / 2), "harmonic mean")
+    _assert_wrong(check_f_beta(lambda p, r, beta=1.0: f_beta(r, p, beta)), "swapped")
+    _assert_wrong(check_f_beta(lambda p, r, beta=1.0: (1 + beta**2) * p * r / (beta**2 * p + r)), "dividing by zero")
+
+
+def test_add_alpha_likelihoods_mistakes():
+    def no_alpha_in_denominator(docs, labels, alpha=1.0):
+        vocab = {w for doc in docs for w in doc}
+        out = {}
+        for c in set(labels):
+            counts = Counter(w for doc, lab in zip(docs, labels) if lab == c for w in doc)
+            out[c] = {w: (counts[w] + alpha) / sum(counts.values()) for w in vocab}
+        return out
+
+    def class_vocabulary_only(docs, labels, alpha=1.0):
+        out = {}
+        for c in set(labels):
+            counts = Counter(w for doc, lab in zip(docs, labels) if lab == c for w in doc)
+            out[c] = {w: (n + alpha) / (sum(counts.values()) + alpha * len(counts)) for w, n in counts.items()}
+        return out
+
+    def unsmoothed(docs, labels, alpha=1.0):
+        return add_alpha_likelihoods(docs, labels, alpha=1e-300)
+
+    _assert_wrong(check_add_alpha_likelihoods(no_alpha_in_denominator), "alpha * |V|")
+    _assert_wrong(check_add_alpha_likelihoods(class_vocabulary_only), "training vocabulary")
+    _assert_wrong(check_add_alpha_likelihoods(unsmoothed), "add alpha")
+
+
+def test_macro_micro_mistakes():
+    def f1_of_macro_means(cm):
+        cm = np.asarray(cm, dtype=float)
+        tp = np.diag(cm)
+        p = np.mean(tp / cm.sum(axis=0))
+        r = np.mean(tp / cm.sum(axis=1))
+        return 2 * p * r / (p + r), macro_micro_f1(cm)[1]
+
+    def micro_as_macro(cm):
+        macro = macro_micro_f1(cm)[0]
+        return macro, macro
+
+    def nan_for_empty_class(cm):
+        cm = np.asarray(cm, dtype=float)
+        tp = np.diag(cm)
+        with np.errstate(all="ignore"):
+            p, r = tp / cm.sum(axis=0), tp / cm.sum(axis=1)
+            return float(np.mean(2 * p * r / (p + r))), macro_micro_f1(cm)[1]
+
+    _assert_wrong(check_macro_micro_f1(f1_of_macro_means), "F1 for every class first")
+    _assert_wrong(check_macro_micro_f1(micro_as_macro), "Micro")
+    _assert_wrong(check_macro_micro_f1(nan_for_empty_class), "NaN")
+
+
+def test_compare_feature_sets_mistakes():
+    def train_only_transform(train_docs, train_labels, test_docs, test_labels, transform, n_samples=10_000, seed=0):
+        a = NaiveBayes().fit([transform(d) for d in train_docs], train_labels).predict(test_docs)
+        b = NaiveBayes().fit(train_docs, train_labels).predict(test_docs)
+        gold = np.asarray(test_labels)
+        return {"acc_a": float(np.mean(a == gold)), "acc_b": float(np.mean(b == gold)),
+                "p_value": paired_bootstrap(gold, a, b, n_samples=n_samples, rng=seed)}
+
+    def swapped(train_docs, train_labels, test_docs, test_labels, transform, n_samples=10_000, seed=0):
+        out = compare_feature_sets(train_docs, train_labels, test_docs, test_labels, transform, n_samples, seed)
+        a = NaiveBayes().fit([transform(d) for d in train_docs], train_labels).predict([transform(d) for d in test_docs])
+        b = NaiveBayes().fit(train_docs, train_labels).predict(test_docs)
+        out["p_value"] = paired_bootstrap(np.asarray(test_labels), b, a, n_samples=n_samples, rng=seed)
+        return out
+
+    def missing_key(*args, **kwargs):
+        out = compare_feature_sets(*args, **kwargs)
+        del out["p_value"]
+        return out
+
+    result = check_compare_feature_sets(train_only_transform)
+    assert result.status == "wrong" and ("test documents" in result.message or "transformed" in result.message), \
+        result.message
+    _assert_wrong(check_compare_feature_sets(swapped), "pred_a")
+    _assert_wrong(check_compare_feature_sets(missing_key), "p_value")
+
+
+def test_approximate_randomization_mistakes():
+    def swapped(gold, a, b, n_samples=10_000, seed=0):
+        return approximate_randomization(gold, b, a, n_samples, seed)
+
+    def two_sided(gold, a, b, n_samples=10_000, seed=0):
+        gold = np.asarray(gold)
+        right_a, right_b = (np.asarray(a) == gold) * 1.0, (np.asarray(b) == gold) * 1.0
+        observed = right_a.mean() - right_b.mean()
+        g = np.random.default_rng(seed)
+        swap = g.random((n_samples, len(gold))) < 0.5
+        deltas = np.where(swap, right_b - right_a, right_a - right_b).mean(axis=1)
+        return float(np.mean(np.abs(deltas) >= abs(observed)))
+
+    def strict_inequality(gold, a, b, n_samples=10_000, seed=0):
+        gold = np.asarray(gold)
+        right_a, right_b = (np.asarray(a) == gold) * 1.0, (np.asarray(b) == gold) * 1.0
+        observed = right_a.mean() - right_b.mean()
+        g = np.random.default_rng(seed)
+        swap = g.random((n_samples, len(gold))) < 0.5
+        deltas = np.where(swap, right_b - right_a, right_a - right_b).mean(axis=1)
+        return float(np.mean(deltas > observed + 1e-12))
+
+    def unpaired_shuffle(gold, a, b, n_samples=10_000, seed=0):
+        gold = np.asarray(gold)
+        right_a, right_b = (np.asarray(a) == gold) * 1.0, (np.asarray(b) == gold) * 1.0
+        observed = right_a.mean() - right_b.mean()
+        g = np.random.default_rng(seed)
+        pooled = np.concatenate([right_a, right_b])
+        hits = 0
+        for _ in range(n_samples):
+            perm = g.permutation(pooled)
+            hits += perm[: len(gold)].mean() - perm[len(gold):].mean() >= observed
+        return hits / n_samples
+
+    _assert_wrong(check_approximate_randomization(swapped), "B is better than A")
+    _assert_wrong(check_approximate_randomization(two_sided), "one-sided")
+    _assert_wrong(check_approximate_randomization(strict_inequality), "ties")
+    _assert_wrong(check_approximate_randomization(unpaired_shuffle), "item by item")
