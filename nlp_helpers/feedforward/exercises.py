@@ -15,8 +15,12 @@ import torch
 from ..exercises import Checker, CheckResult
 from .normalisation import dropout
 
-__all__ = ["check_tanh_via_sigmoid", "check_binary_cross_entropy", "check_inverted_dropout",
-           "check_layer_norm_backward"]
+__all__ = [
+    "check_binary_cross_entropy",
+    "check_inverted_dropout",
+    "check_layer_norm_backward",
+    "check_tanh_via_sigmoid",
+]
 
 _Z = np.array([-30.0, -3.0, -0.5, 0.0, 0.25, 2.0, 30.0])
 

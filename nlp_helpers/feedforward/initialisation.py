@@ -23,7 +23,7 @@ from .._checks import check_choice, check_int, check_type
 from ..seeds import torch_generator
 from .activations import ACTIVATIONS
 
-__all__ = ["INITS", "init_weight", "depth_profile"]
+__all__ = ["INITS", "depth_profile", "init_weight"]
 
 INITS = ("small", "glorot", "he")
 

@@ -29,7 +29,7 @@ from ..seeds import rng as seeded_rng
 from .activations import ACTIVATIONS, activate, activation_derivative, softmax
 from .initialisation import INITS, init_weight
 
-__all__ = ["PARAM_NAMES", "init_mlp", "mlp_forward", "cross_entropy", "mlp_backward", "sgd_step", "train_mlp"]
+__all__ = ["PARAM_NAMES", "cross_entropy", "init_mlp", "mlp_backward", "mlp_forward", "sgd_step", "train_mlp"]
 
 PARAM_NAMES = ("W", "b", "U", "c")
 

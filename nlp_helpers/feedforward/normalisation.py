@@ -20,7 +20,7 @@ import numpy as np
 
 from .._checks import check_array, check_float, check_type
 
-__all__ = ["layer_norm", "batch_norm", "dropout"]
+__all__ = ["batch_norm", "dropout", "layer_norm"]
 
 
 def _float2d(name: str, x) -> np.ndarray:

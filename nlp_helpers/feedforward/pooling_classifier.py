@@ -24,10 +24,17 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
-from .._checks import check_array, check_choice, check_float, check_int, check_nonempty, check_type
+from .._checks import (
+    check_array,
+    check_choice,
+    check_float,
+    check_int,
+    check_nonempty,
+    check_type,
+)
 from ..seeds import manual_seed, rng, torch_generator
 
-__all__ = ["POOLINGS", "PAD", "UNK", "encode_texts", "PoolingClassifier", "pretrained_matrix", "train_classifier", "accuracy"]
+__all__ = ["PAD", "POOLINGS", "UNK", "PoolingClassifier", "accuracy", "encode_texts", "pretrained_matrix", "train_classifier"]
 
 POOLINGS = ("mean", "sum", "max")
 PAD, UNK = "<PAD>", "<UNK>"

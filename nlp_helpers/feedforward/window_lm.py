@@ -30,7 +30,7 @@ from .._checks import check_array, check_float, check_int, check_nonempty, check
 from ..data.splits import BOS, EOS, UNK
 from ..seeds import manual_seed, torch_generator
 
-__all__ = ["lm_vocabulary", "window_examples", "WindowLM", "train_window_lm", "token_logprobs"]
+__all__ = ["WindowLM", "lm_vocabulary", "token_logprobs", "train_window_lm", "window_examples"]
 
 
 def lm_vocabulary(words: Sequence[str]) -> list[str]:

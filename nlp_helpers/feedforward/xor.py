@@ -16,7 +16,7 @@ import numpy as np
 from .._checks import check_array
 from .activations import activate
 
-__all__ = ["XOR_X", "XOR_Y", "XOR_WEIGHTS", "best_linear_fit", "xor_network"]
+__all__ = ["XOR_WEIGHTS", "XOR_X", "XOR_Y", "best_linear_fit", "xor_network"]
 
 XOR_X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])  # (4, 2)
 XOR_Y = np.array([0, 1, 1, 0])  # (4,)
