@@ -62,10 +62,10 @@ def _profile(depth, width, activation, init, seed, batch):
     act, stds = _TORCH_ACT[activation], []
     for W in weights:
         x = act(x @ W.T)
-        stds.append(float(x.std()))
+        stds.append(x.std().item())
     # A loss that asks every output unit to move: the gradient reaching layer 1 shows what survives.
     x.pow(2).mean().backward()
-    norms = [float(W.grad.norm()) for W in weights]
+    norms = [W.grad.norm().item() for W in weights]
     return pd.DataFrame({"layer": np.arange(1, depth + 1), "activation_std": stds, "weight_grad_norm": norms})
 
 

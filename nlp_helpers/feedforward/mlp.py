@@ -137,20 +137,31 @@ def sgd_step(params: dict, grads: dict, lr: float) -> dict[str, np.ndarray]:
     return {k: p[k] - lr * g[k] for k in PARAM_NAMES}
 
 
-def train_mlp(X, y, n_hidden: int, *, n_out: int | None = None, activation: str = "relu",
-              init: str = "glorot", lr: float = 0.5, epochs: int = 500, seed: int = 0,
-              progress: bool = False) -> tuple[dict[str, np.ndarray], list[float]]:
-    """Full-batch gradient descent on the cross-entropy; returns the parameters and the loss per epoch."""
-    X = check_array("X", X, ndim=2)
-    n_out = int(np.max(y)) + 1 if n_out is None else check_int("n_out", n_out, minimum=2)
-    params = init_mlp(X.shape[1], n_hidden, n_out, init=init, seed=seed)
-    y = _check_labels(y, X.shape[0], n_out)
-    check_choice("activation", activation, ACTIVATIONS)
-    lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
+def _train(params, X, y, activation, lr, epochs, progress):
     losses = []
-    for _ in tqdm(range(check_int("epochs", epochs, minimum=1)), disable=not progress, desc="MLP"):
+    for _ in tqdm(range(epochs), disable=not progress, desc="MLP"):
         probs, cache = _forward(params, X, activation)
         losses.append(cross_entropy(probs, y))
         grads = _backward(params, cache, probs, y)
         params = {k: params[k] - lr * grads[k] for k in PARAM_NAMES}
     return params, losses
+
+
+def train_mlp(X, y, n_hidden: int, *, n_out: int | None = None, activation: str = "relu",
+              init: str = "glorot", lr: float = 0.5, epochs: int = 500, seed: int = 0,
+              progress: bool = False) -> tuple[dict[str, np.ndarray], list[float]]:
+    """Full-batch gradient descent on the cross-entropy; returns the parameters and the loss per epoch.
+
+    ``X`` ``(B, n)``, integer labels ``y`` ``(B,)``; ``n_out`` defaults to ``max(y) + 1`` (at least 2).
+    """
+    X = check_array("X", X, ndim=2)
+    labels = check_array("y", y, ndim=1, dtype=None)
+    if labels.dtype.kind not in "iu" or len(labels) == 0:
+        raise TypeError(f"y must be a non-empty array of integer class labels, got dtype {labels.dtype}")
+    n_out = max(2, int(labels.max()) + 1) if n_out is None else check_int("n_out", n_out, minimum=2)
+    y = _check_labels(labels, X.shape[0], n_out)
+    check_choice("activation", activation, ACTIVATIONS)
+    lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
+    epochs = check_int("epochs", epochs, minimum=1)
+    params = init_mlp(X.shape[1], n_hidden, n_out, init=init, seed=seed)
+    return _train(params, X, y, activation, lr, epochs, progress)

@@ -84,6 +84,10 @@ class PoolingClassifier(nn.Module):
         self.out = nn.Linear(hidden, check_int("n_classes", n_classes, minimum=2))
 
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        check_type("ids", ids, torch.Tensor)
+        if ids.ndim != 2 or ids.dtype != torch.int64:
+            raise ValueError(f"ids must be an int64 tensor of shape (B, L) from encode_texts, got "
+                             f"{tuple(ids.shape)} {ids.dtype}")
         x = self.embed(ids)  # (B, d): pooled embeddings of the non-padding tokens
         return self.out(torch.relu(self.hid(x)))  # (B, K)
 
@@ -148,6 +152,11 @@ def train_classifier(model: PoolingClassifier, train: tuple, dev: tuple, *, epoc
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
     batch_size = check_int("batch_size", batch_size, minimum=1)
     gen = torch_generator(check_int("seed", seed, minimum=0))
+    return _train(model, (ids, labels), dev, epochs, lr, batch_size, gen, progress)
+
+
+def _train(model, train, dev, epochs, lr, batch_size, gen, progress):
+    ids, labels = train
     opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=lr)
     history, best = [], (-1.0, None)
     for epoch in tqdm(range(1, epochs + 1), disable=not progress, desc="classifier"):
@@ -163,7 +172,7 @@ def train_classifier(model: PoolingClassifier, train: tuple, dev: tuple, *, epoc
             total += loss.item() * len(rows)
         dev_acc = accuracy(model, dev)
         history.append({"epoch": epoch, "train_loss": total / len(labels), "dev_accuracy": dev_acc})
-        if dev_acc > best[0]:
+        if dev_acc > best[0]:  # early stopping: remember the best epoch on the dev set
             best = (dev_acc, copy.deepcopy(model.state_dict()))
     model.load_state_dict(best[1])
     return history

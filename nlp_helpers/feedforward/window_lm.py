@@ -122,8 +122,12 @@ def train_window_lm(model: WindowLM, contexts, targets, *, steps: int = 500, bat
     batch_size = check_int("batch_size", batch_size, minimum=1)
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
     gen = torch_generator(check_int("seed", seed, minimum=0))
+    return _train(model, X, Y, steps, batch_size, lr, gen, progress)
+
+
+def _train(model, X, Y, steps, batch_size, lr, gen, progress):
     opt = torch.optim.Adam(model.parameters(), lr=lr)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 - s / steps)
+    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 - s / steps)  # linear decay to 0
     model.train()
     losses, order, pos = [], torch.randperm(len(Y), generator=gen), 0
     for _ in tqdm(range(steps), disable=not progress, desc="window LM", unit="step"):

@@ -166,3 +166,10 @@ def test_bad_input_names_the_argument():
         xor_network(XOR_X, {"W": np.eye(2)})
     with pytest.raises(ValueError, match="epochs"):
         train_mlp(XOR_X, XOR_Y, 4, epochs=0)
+
+
+def test_train_mlp_checks_labels_before_using_them():
+    with pytest.raises(TypeError, match="y"):
+        train_mlp(XOR_X, np.array(["a", "b", "a", "b"]), 4)
+    with pytest.raises(ValueError, match="y"):
+        train_mlp(XOR_X, XOR_Y[:3], 4)

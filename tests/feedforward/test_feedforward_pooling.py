@@ -92,3 +92,11 @@ def test_bad_input_names_the_argument():
         accuracy(model, [1, 2])
     with pytest.raises(ValueError, match="epochs"):
         train_classifier(model, _data(POS, NEG), _data(POS, NEG), epochs=0)
+
+
+def test_forward_rejects_bad_ids():
+    model = PoolingClassifier(len(VOCAB), 4, 4)
+    with pytest.raises(ValueError, match="ids"):
+        model(torch.tensor([1, 2, 3]))
+    with pytest.raises(TypeError, match="ids"):
+        model([[1, 2]])
