@@ -11,7 +11,8 @@ Rows (see CONTRIBUTING.md, "Benchmarks"):
 3. The fixed-window neural LM (k = 3, d = 32, H = 64) trained for two passes over the book's
    Shakespeare training plays, vs the interpolated Kneser-Ney trigram (d = 0.9) on the same split
    and the same vocabulary (the 1,000 most frequent training words), test perplexity; three seeds.
-   The chapter trains for a fifth of a pass. Target: the mixture of both beats Kneser-Ney.
+   The chapter trains for a fifth of a pass. Target: after two passes the neural model alone and
+   its mixture with Kneser-Ney both beat Kneser-Ney (measured: 42.2 ± 0.1 and 39.2 ± 0.1 vs 43.1).
 4. The pooling classifier (random embeddings, mean pooling) vs scikit-learn's logistic regression
    on binary bag-of-words features, sentence polarity test accuracy, five seeds. Information.
 
@@ -121,8 +122,8 @@ def bench_window_lm_vs_kneser_ney(epochs: int = 2, seeds: int = 3) -> dict:
             "reference": "nlp_helpers.ngram.NGramLM(3, 'kneser_ney', discount=0.9), same split and vocabulary",
             "agreement": f"test perplexity: neural {np.mean(nn_test):.1f} ± {np.std(nn_test, ddof=1):.1f}, "
                          f"Kneser-Ney {kn_pp:.1f}, mixture {np.mean(mix_test):.1f} ± {np.std(mix_test, ddof=1):.1f}",
-            "ours_s": t_nn, "reference_s": t_kn, "target": "mixture below Kneser-Ney",
-            "met": max(mix_test) < kn_pp,
+            "ours_s": t_nn, "reference_s": t_kn, "target": "neural alone and the mixture below Kneser-Ney",
+            "met": max(nn_test) < kn_pp and max(mix_test) < kn_pp,
             "note": "1,000-word vocabulary + </s>, <UNK> (the n-gram chapter's small model); times are per fit"}
 
 
@@ -137,15 +138,15 @@ def bench_pooling_vs_logreg(seeds: int = 5) -> dict:
     accs, t_ours = [], 0.0
     for s in range(seeds):
         model = pc.PoolingClassifier(len(vocab), dim=50, hidden=32, seed=s)
-        _, t = _once(lambda model=model, s=s: pc.train_classifier(model, data["train"], data["dev"], epochs=4,
-                                                                 lr=1e-2, batch_size=256, seed=s))
+        _, t = _once(lambda model=model, s=s: pc.train_classifier(model, data["train"], data["dev"], epochs=3,
+                                                                 lr=2e-2, batch_size=512, seed=s))
         t_ours += t / seeds
         accs.append(pc.accuracy(model, data["test"]))
     vec = CountVectorizer(tokenizer=str.split, token_pattern=None, lowercase=False, binary=True, min_df=2)
     Xtr, Xte = vec.fit_transform(parts["train"].text), vec.transform(parts["test"].text)
     clf, t_ref = _once(lambda: LogisticRegression(C=1.0, max_iter=2000).fit(Xtr, parts["train"].label))
     ref_acc = float((clf.predict(Xte) == parts["test"].label).mean())
-    return {"helper": "feedforward.pooling_classifier (mean pooling, random init, 4 epochs), 5 seeds",
+    return {"helper": "feedforward.pooling_classifier (mean pooling, random init, 3 epochs), 5 seeds",
             "reference": "sklearn LogisticRegression on binary bag of words (min_df=2)",
             "agreement": f"test accuracy {np.mean(accs):.3f} ± {np.std(accs, ddof=1):.3f} vs {ref_acc:.3f}",
             "ours_s": t_ours, "reference_s": t_ref, "target": "information", "met": True,
