@@ -27,7 +27,7 @@ from nlp_helpers.tagging.viterbi import viterbi
 
 __all__ = ["HMMTagger"]
 
-START, END = "<s>", "</s>"
+_FLOOR = 1e-12  # a tiny corpus may give a weight of 0; no transition becomes impossible
 
 
 class HMMTagger:
@@ -94,10 +94,11 @@ class HMMTagger:
         lam = _deleted_interpolation(tri, big, uni, self.order)
         self.lambdas = tuple(float(x) for x in lam)
         if self.order == 2:
-            log = np.log(lam[1] * p2 + lam[2] * p1)  # (K+1, K+1)
+            log = np.log(np.maximum(lam[1] * p2 + lam[2] * p1, _FLOOR))  # (K+1, K+1)
             self.log_start, self.log_trans, self.log_end = log[K, :K], log[:K, :K], log[:K, K]
         else:
-            self.log_trans3 = np.log(lam[0] * p3 + lam[1] * p2 + lam[2] * p1)  # (K+1, K+1, K+1)
+            probs = np.maximum(lam[0] * p3 + lam[1] * p2 + lam[2] * p1, _FLOOR)
+            self.log_trans3 = np.log(probs)  # (K+1, K+1, K+1)
 
     def _fit_suffixes(self, word_tag: dict[str, np.ndarray], uni: np.ndarray) -> None:
         self._p_tag = uni / uni.sum()
