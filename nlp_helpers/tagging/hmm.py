@@ -21,7 +21,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from nlp_helpers._checks import check_int
+from nlp_helpers._checks import check_int, check_text
 from nlp_helpers.tagging.baseline import check_tagged_sentences
 from nlp_helpers.tagging.viterbi import viterbi
 
@@ -114,10 +114,14 @@ class HMMTagger:
         self._suffix_probs = {key: c / c.sum() for key, c in counts.items()}
 
     # ----- tagging -----
-    def _unknown(self, word: str) -> np.ndarray:
-        cached = self._unknown_cache.get(word)
-        if cached is not None:
-            return cached
+    def unknown_tag_probs(self, word: str) -> np.ndarray:
+        """(K,) ``P(tag | suffix)`` that the suffix model gives ``word`` as if it were unknown."""
+        check_text("word", word)
+        if not self.tags:
+            raise RuntimeError("call fit(sentences) before tagging")
+        return self._suffix_model(word)
+
+    def _suffix_model(self, word: str) -> np.ndarray:
         cap = word[:1].isupper()
         p = self._suffix_probs.get((cap, ""), self._p_tag)
         for k in range(1, min(self.max_suffix, len(word)) + 1):
@@ -125,6 +129,13 @@ class HMMTagger:
             if longer is None:
                 break
             p = (longer + self.theta * p) / (1 + self.theta)
+        return p
+
+    def _unknown(self, word: str) -> np.ndarray:
+        cached = self._unknown_cache.get(word)
+        if cached is not None:
+            return cached
+        p = self._suffix_model(word)
         with np.errstate(divide="ignore"):
             out = np.log(p) - np.log(self._p_tag)  # Bayes: P(w|t) = P(t|w) P(w) / P(t), P(w) drops out
         self._unknown_cache[word] = out
