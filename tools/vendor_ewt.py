@@ -20,8 +20,9 @@ OUT = Path(__file__).resolve().parent.parent / "nlp_helpers" / "data" / "files"
 
 def _sentences(path: Path):
     sent_id, rows = None, []
-    for line in gzip.open(path, "rt", encoding="utf-8"):
-        line = line.rstrip("\n")
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        lines = [line.rstrip("\n") for line in fh]
+    for line in lines:
         if not line:
             if rows:
                 yield sent_id, rows

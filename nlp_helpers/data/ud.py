@@ -19,8 +19,15 @@ from pathlib import Path
 
 from nlp_helpers._checks import check_choice
 
-__all__ = ["UD_SPLITS", "UNER_SPLITS", "UPOS_TAGS", "ewt_sentences", "ewt_xpos_sentences",
-           "ewt_sentence_ids", "uner_sentences"]
+__all__ = [
+    "UD_SPLITS",
+    "UNER_SPLITS",
+    "UPOS_TAGS",
+    "ewt_sentence_ids",
+    "ewt_sentences",
+    "ewt_xpos_sentences",
+    "uner_sentences",
+]
 
 _FILES = Path(__file__).resolve().parent / "files"
 UD_SPLITS = ("train", "dev", "test")
@@ -51,12 +58,12 @@ def _read(path: Path) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
     return tuple(sentences)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _ud(split: str):
     return _read(_FILES / "ud-english-ewt" / f"en_ewt-ud-{split}.tsv.gz")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _uner(split: str):
     return _read(_FILES / "uner-english-ewt" / f"en_ewt-ud-{split}.iob2.tsv.gz")
 

@@ -13,7 +13,7 @@ from collections import Counter, defaultdict
 
 from nlp_helpers._checks import check_nonempty
 
-__all__ = ["check_tagged_sentences", "tag_accuracy", "ambiguity_stats", "MostFrequentTagTagger"]
+__all__ = ["MostFrequentTagTagger", "ambiguity_stats", "check_tagged_sentences", "tag_accuracy"]
 
 
 def check_tagged_sentences(name: str, sentences) -> list[list[tuple[str, str]]]:
@@ -105,7 +105,7 @@ class MostFrequentTagTagger:
         self.best_tag: dict[str, str] = {}
         self.default_tag: str | None = None
 
-    def fit(self, sentences) -> "MostFrequentTagTagger":
+    def fit(self, sentences) -> MostFrequentTagTagger:
         """Count ``(word, tag)`` pairs in ``sentences`` (lists of pairs) and keep each word's top tag."""
         sentences = check_tagged_sentences("sentences", sentences)
         per_word: dict[str, Counter[str]] = defaultdict(Counter)

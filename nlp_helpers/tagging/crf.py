@@ -15,6 +15,8 @@ Leaves out: higher-order CRFs, constrained transitions (e.g. forbidding ``O -> I
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import torch
 from torch import nn
@@ -22,7 +24,7 @@ from torch import nn
 from nlp_helpers._checks import check_array, check_int
 from nlp_helpers.tagging.viterbi import viterbi
 
-__all__ = ["crf_path_score", "crf_log_partition", "CRFLayer"]
+__all__ = ["CRFLayer", "crf_log_partition", "crf_path_score"]
 
 
 def _check(emissions, transitions, start_transitions, end_transitions):
@@ -52,7 +54,7 @@ def crf_path_score(emissions, transitions, tags, start_transitions=None, end_tra
         raise ValueError(f"tags must be a sequence of {T} tag indices (one per row of emissions)")
     tags = [check_int(f"tags[{t}]", y, minimum=0, maximum=K - 1) for t, y in enumerate(tags)]
     score = start[tags[0]] + end[tags[-1]] + emissions[np.arange(T), tags].sum()
-    return float(score + sum(transitions[a, b] for a, b in zip(tags[:-1], tags[1:])))
+    return float(score + sum(transitions[a, b] for a, b in itertools.pairwise(tags)))
 
 
 def crf_log_partition(emissions, transitions, start_transitions=None, end_transitions=None) -> float:

@@ -66,7 +66,7 @@ class FeatureCRFTagger(TorchTagger):
         feats = cached if cached is not None else [token_features(words, i) for i in range(len(words))]
         return [[index[f] for f in fs if f in index] for fs in feats]
 
-    def fit(self, sentences, progress: bool = False) -> "FeatureCRFTagger":
+    def fit(self, sentences, progress: bool = False) -> FeatureCRFTagger:
         """Train on ``sentences`` (lists of ``(word, tag)`` pairs); ``progress`` shows a tqdm bar."""
         try:
             return super().fit(sentences, progress)

@@ -17,7 +17,7 @@ from nlp_helpers.tagging.features import word_shape
 from nlp_helpers.tagging.spans import tag_spans
 from nlp_helpers.tagging.viterbi import viterbi
 
-__all__ = ["check_word_shape", "check_bio_spans", "check_span_prf", "check_viterbi", "check_crf_forward"]
+__all__ = ["check_bio_spans", "check_crf_forward", "check_span_prf", "check_viterbi", "check_word_shape"]
 
 
 def check_word_shape(shape: Callable) -> CheckResult:
@@ -39,12 +39,12 @@ def check_bio_spans(bio_spans: Callable) -> CheckResult:
     """``bio_spans(tags)`` -> list of ``(type, start, end)`` (end exclusive) from well-formed IOB2 tags."""
     with Checker("Entities from IOB2 tags") as ex:
         cases = [
-            (["B-PER", "I-PER", "O", "B-LOC"], "an entity at the very end of the sentence is easy to lose: "
-                                               "close any open entity after the loop."),
-            (["O", "B-ORG", "I-ORG", "I-ORG", "O"], "an entity runs from its B- tag through the I- tags "
-                                                    "of the same type; end is exclusive (one past the last)."),
-            (["B-PER", "B-PER", "I-PER"], "a B- tag always starts a new entity, even right after one of "
-                                          "the same type."),
+            (["B-PER", "I-PER", "O", "B-LOC"], ("an entity at the very end of the sentence is easy to "
+                                                "lose: close any open entity after the loop.")),
+            (["O", "B-ORG", "I-ORG", "I-ORG", "O"], ("an entity runs from its B- tag through the I- tags "
+                                                     "of the same type; end is exclusive (one past the last).")),
+            (["B-PER", "B-PER", "I-PER"], ("a B- tag always starts a new entity, even right after one of "
+                                           "the same type.")),
             (["B-LOC", "I-LOC", "B-ORG", "O"], "an entity ends where the next B- tag starts."),
             (["O", "O"], "no B- tag, no entity: return an empty list."),
             ([], "an empty sentence has no entities."),

@@ -13,7 +13,7 @@ from itertools import groupby
 
 from nlp_helpers._checks import check_int, check_text
 
-__all__ = ["word_shape", "token_features"]
+__all__ = ["token_features", "word_shape"]
 
 
 def word_shape(word: str, short: bool = False) -> str:

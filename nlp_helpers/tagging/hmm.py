@@ -53,7 +53,7 @@ class HMMTagger:
         self.tags: list[str] = []
 
     # ----- training -----
-    def fit(self, sentences) -> "HMMTagger":
+    def fit(self, sentences) -> HMMTagger:
         """Estimate the model from ``sentences``: lists of ``(word, tag)`` pairs."""
         sentences = check_tagged_sentences("sentences", sentences)
         if not any(sentences):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["SpanScores", "tag_spans", "span_f1"]
+__all__ = ["SpanScores", "span_f1", "tag_spans"]
 
 
 @dataclass(frozen=True)

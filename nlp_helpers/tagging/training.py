@@ -59,7 +59,7 @@ class TorchTagger:
         raise NotImplementedError
 
     # ----- training -----
-    def fit(self, sentences, progress: bool = False) -> "TorchTagger":
+    def fit(self, sentences, progress: bool = False) -> TorchTagger:
         """Train on ``sentences`` (lists of ``(word, tag)`` pairs); ``progress`` shows a tqdm bar."""
         sentences = [s for s in check_tagged_sentences("sentences", sentences) if s]
         if not sentences:
@@ -87,26 +87,34 @@ class TorchTagger:
         batches = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
         self.losses = []
         bar = tqdm(total=self.epochs * len(batches), desc="training", disable=not progress, leave=False)
+        # The batches keep their members across epochs (only their order changes), so each is
+        # padded and turned into tensors once.
+        prepared = [self._batch([data[i] for i in b]) for b in batches]
         self.net.train()
         for _epoch in range(self.epochs):
             total = 0.0
             for b in torch.randperm(len(batches), generator=gen).tolist():
-                items = [data[i] for i in batches[b]]
-                loss = self._loss(items)
+                loss = self._loss(*prepared[b])
                 opt.zero_grad()
                 loss.backward()
                 opt.step()
-                total += float(loss.detach()) * len(items)
+                total += float(loss.detach()) * len(batches[b])
                 bar.update(1)
             self.losses.append(total / len(data))
         bar.close()
         self.net.eval()
 
-    def _loss(self, items) -> torch.Tensor:
-        emissions, mask = self._emissions([x for x, _ in items])
+    def _batch(self, items) -> tuple[Any, torch.Tensor, torch.Tensor]:
+        encoded = [x for x, _ in items]
+        lengths = torch.tensor([self._length(x) for x in encoded])
+        mask = torch.arange(int(lengths.max()))[None, :] < lengths[:, None]  # (B, T)
         tags = torch.zeros(mask.shape, dtype=torch.long)
         for row, (_x, y) in enumerate(items):
             tags[row, :len(y)] = torch.tensor(y)
+        return self._collate(encoded), tags, mask
+
+    def _loss(self, inputs, tags: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+        emissions = self.net(inputs)
         if self.head is not None:
             return self.head.neg_log_likelihood(emissions, tags, mask)
         return nn.functional.cross_entropy(emissions[mask], tags[mask])

@@ -14,7 +14,7 @@ from nlp_helpers.tagging.crf import CRFLayer, crf_log_partition, crf_path_score
 
 def _score(em, A, path, start, end):
     s = start[path[0]] + end[path[-1]] + sum(em[t, y] for t, y in enumerate(path))
-    return s + sum(A[a, b] for a, b in zip(path[:-1], path[1:]))
+    return s + sum(A[a, b] for a, b in itertools.pairwise(path))
 
 
 def _all_scores(em, A, start, end):
