@@ -9,7 +9,9 @@ One idea per module (import from the module itself; this package re-exports noth
 * ``spans``: IOB2 tags to entity spans and span-level precision/recall/F1 (as conlleval and seqeval).
 * ``features``: word shapes and the hand-written feature templates of a feature-based CRF.
 * ``crf``: the linear-chain CRF: score of a path, the forward algorithm for log Z (numpy), and a
-  batched torch layer trained with autograd, with a feature-based tagger built on it.
-* ``bilstm``: a BiLSTM tagger with a softmax or a CRF output layer, and its training loop.
+  batched torch layer trained with autograd.
+* ``training``: the batching, training loop and decoding shared by the torch taggers.
+* ``crf_tagger``: a feature-based linear-chain CRF tagger (the features of ``features``).
+* ``bilstm``: a BiLSTM tagger over word, shape and suffix embeddings, with a softmax or CRF output.
 * ``exercises``: the checkers of the chapter's exercises.
 """
