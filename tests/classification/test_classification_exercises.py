@@ -98,7 +98,7 @@ def _stub(*args, **kwargs):
 def test_stub_is_not_yet_and_unusable_answers_are_wrong(checker):
     assert checker(_stub).status == "not yet"
     for bad in (lambda *a, **k: None, lambda *a, **k: float("nan"), lambda *a, **k: "0.5",
-                lambda *a, **k: [], 42):
+                lambda *a, **k: [], lambda *a, **k: np.full((3, 3), np.nan), 42):
         result = checker(bad)
         assert result.status == "wrong", (bad, str(result))
 
