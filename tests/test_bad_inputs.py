@@ -1018,11 +1018,17 @@ def test_heatmap_draws_nan_and_inf_cells_as_text_and_use_book_style_sets_the_pal
 
 # ------------------------------------------------------------------------------ exercise checkers
 def _checkers() -> list[tuple[str, Callable]]:
+    """Every chapter's checkers: ``nlp_helpers.exercises.<chapter>`` and ``nlp_helpers.<chapter>.exercises``."""
     out = []
-    for name in ("attention", "bert", "ngram", "sampling", "tfidf", "tokenization", "word2vec"):
-        mod = importlib.import_module(f"nlp_helpers.exercises.{name}")
+    for info in pkgutil.walk_packages(nlp_helpers.__path__, "nlp_helpers."):
+        parts = info.name.split(".")
+        if not (parts[1:2] == ["exercises"] and len(parts) == 3 or parts[-1] == "exercises" and len(parts) == 3):
+            continue
+        mod = importlib.import_module(info.name)
+        name = parts[2] if parts[1] == "exercises" else parts[1]
         out += [(f"{name}.{n}", f) for n, f in vars(mod).items()
                 if n.startswith("check_") and inspect.isfunction(f) and f.__module__ == mod.__name__]
+    assert {"rnn", "classification", "tagging", "feedforward"} <= {n.split(".")[0] for n, _ in out}
     return out
 
 
