@@ -25,7 +25,8 @@ from nlp_helpers.word2vec import (
     Vocabulary, Word2Vec, build_vocab, cbow_examples, encode_corpus, keep_probabilities, noise_distribution,
     noise_table, sgns_gradients, sgns_loss, sgns_shared_gradients, sgns_shared_loss, skipgram_pairs,
 )
-from nlp_helpers.word2vec_eval import WordVectors, read_analogies
+from nlp_helpers import word2vec_eval
+from nlp_helpers.word2vec_eval import WordVectors, read_analogies, seed_study
 from nlp_helpers.word2vec_softmax import (
     SoftmaxWord2Vec, cbow_forward, context_windows, skipgram_forward, softmax, train_softmax_word2vec,
 )
@@ -398,6 +399,22 @@ def test_only_c_baseline_matches_a_loop_over_questions(gensim_model):
             covered += 1
             hits += ours.nearest(ours.unit[ours.index[q[2]]], 1, exclude=set(q[:3]))[0][0] == q[3]
     assert res["covered"] == covered and res["correct"] == hits
+
+
+
+def test_seed_study_file_covers_every_model_with_at_least_five_seeds(monkeypatch, tmp_path):
+    study = seed_study()
+    assert list(study.columns) == ["model", "seed", "wordsim353", "simlex999", "analogy", "analogy_only_c"]
+    seeds_per_model = study.groupby("model")["seed"].nunique()
+    for model in ["our skip-gram (PyTorch)", "gensim skip-gram", "our CBOW (PyTorch)", "gensim CBOW"]:
+        assert seeds_per_model[model] >= 5, model
+    counts = study[study.model.str.startswith("PPMI")]
+    assert len(counts) == 2 and counts.seed.isna().all()
+    scores = study[["wordsim353", "simlex999"]].to_numpy()
+    assert np.all(np.abs(scores) <= 1) and not np.isnan(scores).any()
+    monkeypatch.setattr(word2vec_eval, "SEED_STUDY_FILE", tmp_path / "missing.csv")
+    with pytest.raises(FileNotFoundError, match="seed_study_word2vec"):
+        seed_study()
 
 
 # --------------------------------------------------------------------------- full softmax and the worked example
