@@ -30,6 +30,7 @@ import numpy as np
 
 from ._checks import check_choice, check_float, check_int
 from .ngram_counts import _UNK, BOS, EOS, UNK, NGramCounts, _at
+from .seeds import rng as seeded_rng
 
 __all__ = ["BOS", "EOS", "UNK", "SMOOTHINGS", "NGramLM", "StupidBackoff"]
 
@@ -233,12 +234,12 @@ class NGramLM(NGramCounts):
         """Sample up to ``n_words`` words after ``context`` (default: a sentence start); stops at ``</s>``.
 
         ``order`` < n conditions on only the last ``order - 1`` tokens: for MLE that is exactly the
-        order-``order`` model. Sampling uses ``numpy.random.default_rng(seed)``; the result excludes ``</s>``.
+        order-``order`` model. Sampling uses ``nlp_helpers.seeds.rng(seed)`` (``seed`` plus ``$NLP_SEED_OFFSET``); the result excludes ``</s>``.
         """
         self._check_fitted()
         n_words = check_int("n_words", n_words, minimum=1)
         order = self.n if order is None else check_int("order", order, minimum=1, maximum=self.n)
-        rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+        rng = seeded_rng(check_int("seed", seed, minimum=0))  # seed + $NLP_SEED_OFFSET
         self._context_ids(context)  # a str or non-sequence context is an error, not a list of characters
         history = [BOS] * (order - 1) + list(context)
         out: list[str] = []

@@ -634,6 +634,8 @@ def truncated_svd(matrix: Any, n_components: int = 2) -> np.ndarray:
     if sp.issparse(m) and m.nnz == 0:
         return np.zeros((m.shape[0], k))  # an all-zero matrix has only zero singular values (as the dense path gives)
     if sp.issparse(m) and k < min(m.shape) - 1:
+        # ARPACK's start vector, not an experiment's draw: fixed (no $NLP_SEED_OFFSET), since the top-k
+        # singular vectors do not depend on it (up to sign, fixed below) and reruns should give the same bits.
         v0 = np.random.default_rng(0).uniform(-1, 1, min(m.shape))
         u, s, _ = svds(m, k=k, v0=v0)
         order = np.argsort(-s)

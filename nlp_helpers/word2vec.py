@@ -31,6 +31,8 @@ import torch
 from tqdm.auto import tqdm
 
 from ._checks import check_array, check_choice, check_float, check_int, check_nonempty, check_type
+from .seeds import rng as seeded_rng
+from .seeds import torch_generator
 from .word2vec_eval import WordVectors
 
 __all__ = [
@@ -326,7 +328,8 @@ class Word2Vec(WordVectors):
     Training takes ``batch_size`` pairs at a time; each batch shares ``noise_pool`` noise words,
     each weighted ``negative / noise_pool`` (:func:`sgns_shared_gradients`), so the expected update
     is that of ``negative`` noise words per pair. ``seed`` fixes the initial vectors, the windows,
-    the subsampling and the noise draws: the same seed gives the same vectors.
+    the subsampling and the noise draws: the same seed gives the same vectors. The generators are
+    built by :mod:`nlp_helpers.seeds`, so ``$NLP_SEED_OFFSET`` is added to ``seed``.
     """
 
     def __init__(
@@ -358,8 +361,8 @@ class Word2Vec(WordVectors):
         sentences = check_nonempty("sentences", sentences)
         start = time.perf_counter()
         self.vocab = build_vocab(sentences, self.min_count)
-        rng = np.random.default_rng(self.seed)
-        gen = torch.Generator().manual_seed(self.seed)
+        rng = seeded_rng(self.seed)  # seed + $NLP_SEED_OFFSET (nlp_helpers.seeds)
+        gen = torch_generator(self.seed)
         V, d = len(self.vocab), self.dim
         # word2vec.c's initialisation: small uniform input vectors, zero output vectors.
         self.W_in = (torch.rand(V, d, generator=gen) - 0.5) / d

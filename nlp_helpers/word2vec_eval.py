@@ -19,9 +19,12 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._checks import check_array, check_int, check_text
+from ._checks import check_array, check_choice, check_int, check_text
 
-__all__ = ["WordVectors", "read_analogies"]
+__all__ = ["WordVectors", "read_analogies", "seed_study", "SEED_STUDY_FILE"]
+
+# Written by benchmarks/seed_study_word2vec.py: the chapter's models trained with several seeds.
+SEED_STUDY_FILE = Path(__file__).parent / "data" / "files" / "word2vec_seed_study.csv"
 
 
 class WordVectors:
@@ -126,14 +129,19 @@ class WordVectors:
             "oov_rate": 1 - len(used) / len(frame),
         }
 
-    def evaluate_analogies(self, path: str | Path, batch: int = 512) -> dict[str, Any]:
+    def evaluate_analogies(self, path: str | Path, batch: int = 512, method: str = "3cosadd") -> dict[str, Any]:
         """Accuracy on analogy questions ``a b c d`` (file format of ``questions-words.txt``).
 
         Only questions whose four words are all in the vocabulary count; the answer is correct when
         :meth:`analogy` ``(a, b, c)`` returns ``d``. Returns ``accuracy``, ``correct``, ``covered``,
         ``total``, ``oov_rate`` and ``sections`` (a DataFrame of accuracy per section).
+
+        ``method="only_c"`` is Linzen's (2016) baseline: answer with the nearest neighbour of ``c``
+        (still excluding a, b and c), ignoring ``a`` and ``b``. 3CosAdd is only evidence of a
+        relation where it beats this baseline.
         """
         batch = check_int("batch", batch, minimum=1)
+        method = check_choice("method", method, ("3cosadd", "only_c"))
         questions = read_analogies(path)
         lower = [tuple(w.lower() for w in q) for q in questions[["a", "b", "c", "d"]].itertuples(index=False)]
         ok = np.array([all(w in self.index for w in q) for q in lower], dtype=bool)
@@ -141,7 +149,8 @@ class WordVectors:
         hits = np.zeros(len(ids), dtype=bool)
         for lo in range(0, len(ids), batch):
             a, b, c, d = ids[lo:lo + batch].T
-            scores = (self.unit[b] - self.unit[a] + self.unit[c]) @ self.unit.T  # (Q, V); norm of query irrelevant
+            query = self.unit[b] - self.unit[a] + self.unit[c] if method == "3cosadd" else self.unit[c]
+            scores = query @ self.unit.T  # (Q, V); the norm of a query does not change its argmax
             rows = np.arange(len(a))
             scores[rows, a] = scores[rows, b] = scores[rows, c] = -np.inf  # never answer a question word
             hits[lo:lo + batch] = scores.argmax(axis=1) == d
@@ -177,3 +186,15 @@ def read_analogies(path: str | Path) -> pd.DataFrame:
     if not records:
         raise ValueError(f"{path.name} contains no analogy questions")
     return pd.DataFrame.from_records(records, columns=["section", "a", "b", "c", "d"])
+
+
+def seed_study() -> pd.DataFrame:
+    """The word2vec chapter's models trained with several seeds, one row per (model, seed).
+
+    Columns ``model, seed, wordsim353, simlex999, analogy, analogy_only_c`` (Spearman rho, and
+    accuracy by 3CosAdd and by the nearest neighbour of c); count-based models have no seed (NaN).
+    Computed by ``benchmarks/seed_study_word2vec.py``; see its docstring for the settings.
+    """
+    if not SEED_STUDY_FILE.is_file():
+        raise FileNotFoundError(f"{SEED_STUDY_FILE} is missing: run benchmarks/seed_study_word2vec.py")
+    return pd.read_csv(SEED_STUDY_FILE)

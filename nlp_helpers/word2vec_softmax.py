@@ -26,6 +26,7 @@ from torch import nn
 from tqdm.auto import tqdm
 
 from ._checks import check_array, check_float, check_int, check_nonempty
+from .seeds import manual_seed, torch_generator
 
 __all__ = ["one_hot", "softmax", "cbow_forward", "skipgram_forward", "SoftmaxWord2Vec", "context_windows",
            "train_softmax_word2vec"]
@@ -143,7 +144,11 @@ def train_softmax_word2vec(
     sentences: Sequence[Sequence[int]], vocab_size: int, *, dim: int = 10, window: int = 2, cbow: bool = True,
     epochs: int = 30, lr: float = 0.05, batch_size: int = 64, seed: int = 0, progress: bool = True,
 ) -> tuple[SoftmaxWord2Vec, list[float]]:
-    """Train :class:`SoftmaxWord2Vec` with cross-entropy and Adam on sentences of word ids; returns (model, loss per epoch)."""
+    """Train :class:`SoftmaxWord2Vec` with cross-entropy and Adam on sentences of word ids; returns (model, loss per epoch).
+
+    ``seed`` (plus ``$NLP_SEED_OFFSET``, see :mod:`nlp_helpers.seeds`) fixes the initial weights and
+    the order of the examples.
+    """
     sentences = check_nonempty("sentences", sentences)
     epochs = check_int("epochs", epochs, minimum=1)
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
@@ -162,10 +167,11 @@ def train_softmax_word2vec(
         given, target = centres[rows], ctx[rows, cols]
     if len(target) == 0 or not (ctx >= 0).any():
         raise ValueError("sentences give no training example: every sentence is empty or a single word")
-    torch.manual_seed(seed)
+    seed = check_int("seed", seed, minimum=0)
+    manual_seed(seed)  # seed + $NLP_SEED_OFFSET: the initial weights
     model = SoftmaxWord2Vec(vocab_size, dim, cbow=cbow)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
-    gen = torch.Generator().manual_seed(seed)
+    gen = torch_generator(seed)  # the order of the examples
     history = []
     for _ in tqdm(range(epochs), desc="softmax " + ("CBOW" if cbow else "skip-gram"), disable=not progress):
         order, total = torch.randperm(len(target), generator=gen), 0.0

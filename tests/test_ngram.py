@@ -21,6 +21,7 @@ from nltk.lm.vocabulary import Vocabulary
 
 from nlp_helpers.data.splits import shakespeare_sentences
 from nlp_helpers.ngram import SMOOTHINGS, NGramLM, StupidBackoff
+from nlp_helpers.seeds import rng as seeded_rng
 
 # Jurafsky & Martin, SLP3 section 3.1: the "I am Sam" corpus.
 SAM = [s.split() for s in ["I am Sam", "Sam I am", "I do not like green eggs and ham"]]
@@ -143,7 +144,7 @@ def _contexts(sentences, n, rng, how_many=25):
 @pytest.mark.parametrize("smoothing", [s for s in SMOOTHINGS if s != "mle"])
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
 def test_distributions_sum_to_one(macbeth, smoothing, n):
-    rng = np.random.default_rng(n)
+    rng = seeded_rng(n)
     lm = NGramLM(n, smoothing, min_count=2).fit(macbeth[:1500])
     for ctx in _contexts(macbeth[:1500], n, rng):
         p = lm.distribution(ctx)
@@ -154,7 +155,7 @@ def test_distributions_sum_to_one(macbeth, smoothing, n):
 
 
 def test_mle_sums_to_one_on_seen_contexts_only(macbeth):
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     lm = NGramLM(3, "mle").fit(macbeth[:1500])
     for ctx in _contexts(macbeth[:1500], 3, rng)[:25]:
         assert lm.distribution(ctx).sum() == pytest.approx(1.0, abs=1e-9)
@@ -164,7 +165,7 @@ def test_mle_sums_to_one_on_seen_contexts_only(macbeth):
 @pytest.mark.parametrize("discount", [0.05, 0.5, 1.0])
 def test_kneser_ney_sums_to_one_for_any_discount(macbeth, discount):
     lm = NGramLM(3, "kneser_ney", discount=discount).fit(macbeth[:800])
-    for ctx in _contexts(macbeth[:800], 3, np.random.default_rng(1), 10):
+    for ctx in _contexts(macbeth[:800], 3, seeded_rng(1), 10):
         assert lm.distribution(ctx).sum() == pytest.approx(1.0, abs=1e-9)
 
 
@@ -351,7 +352,8 @@ def test_generation_is_seeded_and_mle_only_produces_seen_bigrams(macbeth):
 def test_generation_follows_the_model_distribution():
     lm = NGramLM(2, "mle").fit(SAM)
     first = [lm.generate(1, seed=s)[0] for s in range(2000)]
-    assert first.count("I") / len(first) == pytest.approx(2 / 3, abs=0.04)  # P(I | <s>) = 2/3
+    # P(I | <s>) = 2/3; 2000 draws have sd 0.011, so 0.04 is 3.8 sd (NLP_SEED_OFFSET 0, 3, 7, 9: |error| <= 0.003)
+    assert first.count("I") / len(first) == pytest.approx(2 / 3, abs=0.04)
     assert set(first) == {"I", "Sam"}
 
 

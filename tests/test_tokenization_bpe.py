@@ -22,6 +22,7 @@ from tokenizers import Tokenizer, models, trainers
 
 from nlp_helpers.bpe import BPE, apply_merges, byte_token, merge_pair, pretokenize, train_merges_naive
 from nlp_helpers.data import lee_background, shakespeare_text
+from nlp_helpers.seeds import seed
 
 UNICODE_SAMPLES = [
     "談到貿易戰的長遠影響，林行止表示貿易戰促使在中國的工廠搬遷到越南。",
@@ -258,7 +259,7 @@ def test_bad_encode_and_decode_input(lee_bpe):
 
 
 def test_random_documents_round_trip(lee_bpe):
-    rng = random.Random(0)
+    rng = random.Random(seed(0))  # 0 + $NLP_SEED_OFFSET
     alphabet = "abcdefghij ,.!?é漢🙂\n\t"
     for _ in range(50):
         text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from ..bpe import merge_pair
+from ..seeds import seed as _seed
 from ..segmentation import max_match as _max_match
 from . import Checker, CheckResult
 
@@ -120,7 +121,7 @@ def check_min_edit_distance(min_edit_distance: Callable) -> CheckResult:
                             hint=f"{note}. D[i, j] = min(D[i-1, j] + 1, D[i, j-1] + 1, D[i-1, j-1] + cost).")
         ex.expect_close(ex.call(min_edit_distance, "", "abc"), 3, what='min_edit_distance("", "abc")',
                         hint="The first row and column of the table are 0, 1, 2, ...: insert or delete everything.")
-        rng = random.Random(0)
+        rng = random.Random(_seed(0))
         for _ in range(5):
             a = "".join(rng.choice("abc") for _ in range(rng.randint(0, 7)))
             b = "".join(rng.choice("abc") for _ in range(rng.randint(0, 7)))

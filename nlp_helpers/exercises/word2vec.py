@@ -7,6 +7,7 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
+from ..seeds import rng as seeded_rng
 from ..word2vec import noise_distribution, sgns_gradients, sgns_loss
 from ..word2vec_eval import WordVectors
 from ..word2vec_softmax import cbow_forward
@@ -29,7 +30,7 @@ def check_cbow_probabilities(cbow_probabilities: Callable) -> CheckResult:
         got = ex.call(cbow_probabilities, [3, 3], W1, W2)
         ex.expect_close(got, cbow_forward([3, 3], W1, W2)["probs"], what="cbow_probabilities([3, 3], W1, W2)",
                         hint="A context word that appears twice is added twice (one-hot rows are summed, not a set).")
-        rng = np.random.default_rng(0)
+        rng = seeded_rng(0)
         big1, big2 = rng.normal(size=(50, 8)) * 30, rng.normal(size=(8, 50)) * 30
         got = ex.call(cbow_probabilities, [1, 7, 9], big1, big2)
         ex.expect_close(got, cbow_forward([1, 7, 9], big1, big2)["probs"], what="probabilities for large scores",
@@ -60,7 +61,7 @@ def _as_torch(v, u_pos, u_negs):
 
 
 def _sgns_case(seed: int):
-    rng = np.random.default_rng(seed)
+    rng = seeded_rng(seed)
     return rng.normal(size=4), rng.normal(size=4), rng.normal(size=(3, 4))
 
 
