@@ -27,6 +27,8 @@ from torch import nn
 
 from ._checks import check_array, check_float, check_int, check_nonempty, check_text, check_type
 from .attention import causal_mask
+from .seeds import manual_seed
+from .seeds import rng as seeded_rng
 from .transformer import decoder_layer, decoder_params_from_torch, encoder_layer, encoder_params_from_torch
 
 __all__ = ["ReversalTask", "TinyTransformer", "train_reversal", "greedy_decode", "numpy_forward", "logit_lens"]
@@ -128,8 +130,9 @@ def train_reversal(task: ReversalTask | None = None, steps: int = 300, batch_siz
     steps = check_int("steps", steps, minimum=1)
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
     batch_size = check_int("batch_size", batch_size, minimum=1)
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    seed = check_int("seed", seed, minimum=0)
+    manual_seed(seed)
+    rng = seeded_rng(seed)
     model = TinyTransformer(len(task.vocab), max_len=task.length)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     # Linear decay to 10% of lr: fast progress early, no late loss spikes from a large step size.

@@ -29,6 +29,7 @@ from torch import nn
 
 from ._checks import check_float, check_int, check_type
 from .bert import _forward, _texts, load_minilm
+from .seeds import manual_seed, torch_generator
 
 __all__ = ["encoder_features", "run_bert_layer", "SentenceClassifier", "train_classifier", "predict"]
 
@@ -125,8 +126,9 @@ def train_classifier(model: SentenceClassifier, hidden: torch.Tensor, attention_
         groups.append({"params": model.top_layer.parameters(),
                        "lr": check_float("layer_lr", layer_lr, minimum=0.0, min_inclusive=False)})
     opt = torch.optim.AdamW(groups, weight_decay=0.01)
-    gen = torch.Generator().manual_seed(seed)
-    torch.manual_seed(seed)  # dropout inside the top layer
+    seed = check_int("seed", seed, minimum=0)
+    gen = torch_generator(seed)
+    manual_seed(seed)  # dropout inside the top layer
     losses = []
     model.train()
     bar = tqdm(total=epochs * -(-len(y) // batch_size), desc="fine-tuning", disable=not progress)

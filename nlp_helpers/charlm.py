@@ -30,6 +30,7 @@ from torch import Tensor, nn
 
 from ._checks import check_float, check_int, check_nonempty, check_text, check_type
 from .rnn_gradients import clip_grad_norm
+from .seeds import torch_generator
 
 __all__ = ["encode", "decode", "CharLM", "train_lm", "char_logprobs", "perplexity", "generate",
            "contextual_word_vector"]
@@ -138,7 +139,7 @@ def train_lm(model: CharLM, train_ids: Tensor, *, valid_ids: Tensor | None = Non
     train_ids = _check_ids_1d("train_ids", train_ids, model.vocab_size, seq_len + 1)
     from tqdm.auto import tqdm
 
-    gen = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+    gen = torch_generator(check_int("seed", seed, minimum=0))
     valid_batch = None
     if valid_ids is not None:
         valid_ids = _check_ids_1d("valid_ids", valid_ids, model.vocab_size, seq_len + 1)
@@ -218,7 +219,7 @@ def generate(model: CharLM, vocab: Sequence[str], prompt: str, n_chars: int = 20
     ids = encode(check_text("prompt", prompt, allow_empty=False), vocab)
     n_chars = check_int("n_chars", n_chars, minimum=1)
     temperature = check_float("temperature", temperature, minimum=0.0)
-    gen = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+    gen = torch_generator(check_int("seed", seed, minimum=0))
     model.eval()
     out = []
     with torch.no_grad():

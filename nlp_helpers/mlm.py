@@ -30,6 +30,8 @@ import torch
 from torch import nn
 
 from ._checks import check_array, check_float, check_int, check_type
+from .seeds import manual_seed
+from .seeds import rng as seeded_rng
 
 __all__ = [
     "IGNORE_INDEX",
@@ -196,8 +198,9 @@ def train_masked_lm(model: TinyMaskedLM, blocks: np.ndarray, *, mask_id: int, sp
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
     p = check_float("p", p, minimum=0.0, maximum=1.0, min_inclusive=False)  # p = 0 would never select a position
     special = _special_ids(special_ids).tolist()
-    rng = np.random.default_rng(seed)
-    torch.manual_seed(seed)
+    seed = check_int("seed", seed, minimum=0)
+    rng = seeded_rng(seed)
+    manual_seed(seed)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     model.train()
     losses = []

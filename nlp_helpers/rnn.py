@@ -38,6 +38,7 @@ import torch
 from torch import Tensor, nn
 
 from ._checks import check_choice, check_int, check_type
+from .seeds import manual_seed
 
 __all__ = ["RNNCell", "GRUCell", "LSTMCell", "load_from_torch", "torch_parity", "run_cell", "StackedRNN"]
 
@@ -229,7 +230,7 @@ def torch_parity(kind: str, input_size: int, hidden_size: int, batch_size: int =
     gradient (each of PyTorch's two biases receives the gradient of our summed bias).
     """
     kind = check_choice("kind", kind, ["rnn", "gru", "lstm"])
-    torch.manual_seed(check_int("seed", seed, minimum=0))
+    manual_seed(check_int("seed", seed, minimum=0))
     ref = {"rnn": nn.RNNCell, "gru": nn.GRUCell, "lstm": nn.LSTMCell}[kind](input_size, hidden_size)
     ours = load_from_torch(ref)
     B, H = check_int("batch_size", batch_size, minimum=1), hidden_size

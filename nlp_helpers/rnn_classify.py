@@ -25,6 +25,8 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from ._checks import check_choice, check_float, check_int, check_nonempty, check_type
 from .rnn_gradients import clip_grad_norm
+from .seeds import rng as seeded_rng
+from .seeds import torch_generator
 
 __all__ = ["PAD", "UNK", "SequenceClassifier", "token_ids", "pad_sequences", "presence_task", "train_classifier", "accuracy"]
 
@@ -63,7 +65,7 @@ def presence_task(n: int, length: int, vocab_size: int = 20, seed: int = 0) -> t
     n = check_int("n", n, minimum=2)
     length = check_int("length", length, minimum=1)
     vocab_size = check_int("vocab_size", vocab_size, minimum=4)
-    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    rng = seeded_rng(check_int("seed", seed, minimum=0))
     tokens = rng.integers(2, vocab_size, size=(n, length))
     labels = np.arange(n) % 2
     rng.shuffle(labels)
@@ -156,7 +158,7 @@ def train_classifier(model: SequenceClassifier, tokens: Tensor, labels: Tensor, 
         raise ValueError(f"labels must have shape ({tokens.shape[0]},) to match tokens, got {tuple(labels.shape)}")
     from tqdm.auto import tqdm
 
-    gen = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+    gen = torch_generator(check_int("seed", seed, minimum=0))
     opt = (torch.optim.Adam if optimizer == "adam" else torch.optim.SGD)(model.parameters(), lr=lr)
     rows, diverged = [], False
     model.train()

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from ._checks import check_array, check_float, check_int
+from .seeds import rng as seeded_rng
 
 __all__ = [
     "softmax", "entropy", "apply_temperature", "top_k_filter", "top_p_filter", "min_p_filter",
@@ -289,7 +290,8 @@ def greedy(logits: Any) -> int | np.ndarray:
 
 def _rng(generator: np.random.Generator | int | None) -> np.random.Generator:
     if generator is None or isinstance(generator, (int, np.integer)) and not isinstance(generator, bool):
-        return np.random.default_rng(generator)
+        # An int seed goes through the book's seed offset; None draws fresh entropy.
+        return np.random.default_rng(None) if generator is None else seeded_rng(int(generator))
     if isinstance(generator, np.random.Generator):
         return generator
     raise TypeError(f"generator must be a numpy Generator, an int seed or None, got {type(generator).__name__}")

@@ -26,6 +26,7 @@ import numpy as np
 
 from ._checks import check_float, check_int, check_nonempty, check_text
 from .sampling import apply_repetition_penalty, filtered_probs, sample
+from .seeds import seed as offset_seed
 
 __all__ = ["Generation", "generate", "generate_many", "distinct_n", "repetition_rate"]
 
@@ -133,7 +134,7 @@ def generate_many(
     prompt_ids = _encode(tokenizer, prompt)
     if not prompt_ids:
         raise ValueError("prompt encodes to zero tokens")
-    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(len(settings))]
+    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(offset_seed(seed)).spawn(len(settings))]
     n = len(settings) * num_samples
     stepper = _Stepper(model, torch.tensor([prompt_ids] * n))
     out_ids = np.zeros((n, max_new_tokens), dtype=np.int64)

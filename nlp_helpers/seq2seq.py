@@ -34,6 +34,8 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from ._checks import check_float, check_int, check_nonempty, check_type
 from .rnn_gradients import clip_grad_norm
+from .seeds import rng as seeded_rng
+from .seeds import torch_generator
 
 __all__ = ["PAD", "BOS", "EOS", "SPECIALS", "reversal_task", "make_batch", "dot_attention", "Seq2Seq", "train_seq2seq", "evaluate",
            "error_cascade"]
@@ -51,7 +53,7 @@ def reversal_task(n: int, min_len: int, max_len: int, n_symbols: int = 10, seed:
     min_len = check_int("min_len", min_len, minimum=1)
     max_len = check_int("max_len", max_len, minimum=min_len)
     n_symbols = check_int("n_symbols", n_symbols, minimum=2)
-    rng = np.random.default_rng(check_int("seed", seed, minimum=0))
+    rng = seeded_rng(check_int("seed", seed, minimum=0))
     pairs = []
     for length in rng.integers(min_len, max_len + 1, size=n):
         src = (rng.integers(0, n_symbols, size=length) + len(SPECIALS)).tolist()
@@ -190,7 +192,7 @@ def train_seq2seq(model: Seq2Seq, pairs: Sequence[tuple[Sequence[int], Sequence[
         clip = check_float("clip", clip, minimum=0.0, min_inclusive=False)
     from tqdm.auto import tqdm
 
-    gen = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+    gen = torch_generator(check_int("seed", seed, minimum=0))
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     data = make_batch(pairs)  # pad once; each step takes random rows
     rows = []

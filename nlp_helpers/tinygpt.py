@@ -30,6 +30,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from ._checks import check_array, check_float, check_int, check_nonempty, check_text, check_type
+from .seeds import torch_generator
 
 __all__ = ["CharTokenizer", "TinyGPTConfig", "CausalSelfAttention", "Block", "TinyGPT", "get_batch",
            "estimate_loss", "train"]
@@ -235,7 +236,7 @@ def get_batch(data: torch.Tensor, block_size: int, batch_size: int, generator: t
 @torch.no_grad()
 def estimate_loss(model: TinyGPT, data: torch.Tensor, batch_size: int = 64, n_batches: int = 8, seed: int = 0) -> float:
     """Mean cross-entropy (nats per token) on ``n_batches`` fixed random windows of ``data``."""
-    gen = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+    gen = torch_generator(check_int("seed", seed, minimum=0))
     n_batches = check_int("n_batches", n_batches, minimum=1)
     was_training = model.training
     model.eval()
@@ -264,7 +265,7 @@ def train(
     steps = check_int("steps", steps, minimum=1)
     eval_every = check_int("eval_every", eval_every, minimum=1)
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
-    gen = torch.Generator().manual_seed(check_int("seed", seed, minimum=0))
+    gen = torch_generator(check_int("seed", seed, minimum=0))
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     history = [{"step": 0, "train_loss": math.nan, "valid_loss": estimate_loss(model, valid_data), "seconds": 0.0}]
     bar = range(1, steps + 1)

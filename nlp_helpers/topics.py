@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 import numpy as np
 
 from ._checks import check_array, check_int, check_nonempty
+from .seeds import seed as offset_seed
 from .tfidf import count_matrix
 
 __all__ = ["class_term_counts", "c_tf_idf_from_counts", "c_tf_idf", "top_terms", "cluster_documents"]
@@ -107,6 +108,6 @@ def cluster_documents(embeddings: np.ndarray, n_clusters: int, *, n_components: 
     x = check_array("embeddings", embeddings, ndim=2)
     n_clusters = check_int("n_clusters", n_clusters, minimum=1, maximum=len(x))
     n_components = check_int("n_components", n_components, minimum=1, maximum=min(x.shape))
-    reduced = PCA(n_components=n_components, random_state=seed).fit_transform(x)
-    labels = KMeans(n_clusters=n_clusters, n_init=10, random_state=seed).fit_predict(reduced)
+    reduced = PCA(n_components=n_components, random_state=offset_seed(seed)).fit_transform(x)
+    labels = KMeans(n_clusters=n_clusters, n_init=10, random_state=offset_seed(seed)).fit_predict(reduced)
     return labels, reduced

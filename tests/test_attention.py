@@ -16,12 +16,14 @@ from nlp_helpers.attention import (
     softmax,
     split_heads,
 )
+from nlp_helpers.seeds import manual_seed
+from nlp_helpers.seeds import rng as seeded_rng
 
 TOL = dict(rtol=1e-10, atol=1e-12)  # float64 on both sides
 
 
 def rng(seed=0):
-    return np.random.default_rng(seed)
+    return seeded_rng(seed)
 
 
 def t(a):
@@ -142,7 +144,7 @@ def test_sdpa_rejects_a_mask_of_the_wrong_shape():
 # ---- multi-head attention vs torch.nn.MultiheadAttention --------------------------------------
 
 def _torch_mha(d_model, n_heads, seed, bias=True):
-    torch.manual_seed(seed)
+    manual_seed(seed)
     mha = torch.nn.MultiheadAttention(d_model, n_heads, bias=bias, batch_first=True, dtype=torch.float64)
     if bias:  # torch initialises biases to 0; make them matter
         with torch.no_grad():

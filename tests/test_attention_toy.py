@@ -7,11 +7,13 @@ import pytest
 import torch
 
 from nlp_helpers.attention_toy import ReversalTask, TinyTransformer, greedy_decode, logit_lens, numpy_forward, train_reversal
+from nlp_helpers.seeds import manual_seed
+from nlp_helpers.seeds import rng as seeded_rng
 
 
 def test_batches_are_reversals_shifted_right():
     task = ReversalTask()
-    src, tgt_in, tgt_out = task.batch(np.random.default_rng(0), 4)
+    src, tgt_in, tgt_out = task.batch(seeded_rng(0), 4)
     assert src.shape == tgt_in.shape == tgt_out.shape == (4, 6)
     assert torch.equal(tgt_out, src.flip(1))
     assert (tgt_in[:, 0] == 0).all() and torch.equal(tgt_in[:, 1:], tgt_out[:, :-1])
@@ -21,7 +23,7 @@ def test_batches_are_reversals_shifted_right():
 
 
 def test_numpy_forward_equals_torch_on_an_untrained_model():
-    torch.manual_seed(0)
+    manual_seed(0)
     model = TinyTransformer(9, max_len=6).eval()
     with torch.no_grad():
         for p in model.parameters():
@@ -44,6 +46,6 @@ def test_training_learns_to_reverse_and_greedy_decoding_agrees():
     task = ReversalTask()
     model, losses = train_reversal(task, progress=False)
     assert np.mean(losses[-10:]) < 0.01 < 1.0 < losses[0]
-    src, _, tgt_out = task.batch(np.random.default_rng(1), 20)
+    src, _, tgt_out = task.batch(seeded_rng(1), 20)
     correct = [greedy_decode(model, s) == t.tolist() for s, t in zip(src, tgt_out)]
     assert np.mean(correct) >= 0.9

@@ -12,6 +12,8 @@ import torch
 
 from nlp_helpers import bert
 from nlp_helpers.bert_classifier import SentenceClassifier, encoder_features, predict, run_bert_layer, train_classifier
+from nlp_helpers.seeds import manual_seed
+from nlp_helpers.seeds import rng as seeded_rng
 
 TEXTS = ["simplistic, silly and tedious.", "a gorgeous, witty, seductive movie.",
          "It is too big.", "The trophy does not fit into the suitcase because it is too big, they said."]
@@ -43,7 +45,7 @@ def test_top_layer_on_cached_states_reproduces_the_model(feats):
 def test_classifier_pools_like_sentence_bert_and_does_not_touch_the_pretrained_model(feats):
     _, model = bert.load_minilm()
     before = {k: v.clone() for k, v in model.encoder.layer[-1].state_dict().items()}
-    torch.manual_seed(0)
+    manual_seed(0)
     clf = SentenceClassifier(384, 2, top_layer=model.encoder.layer[-1])
     clf.eval()
     with torch.no_grad():
@@ -59,14 +61,14 @@ def test_classifier_pools_like_sentence_bert_and_does_not_touch_the_pretrained_m
 
 
 def test_training_learns_a_separable_task():
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     hidden = torch.tensor(rng.normal(size=(80, 6, 8)), dtype=torch.float32)
     mask = torch.ones(80, 6, dtype=torch.long)
     mask[::2, 4:] = 0
     direction = rng.normal(size=8)
     pooled = (hidden * mask[..., None]).sum(1) / mask.sum(1, keepdim=True)
     y = (pooled.numpy() @ direction > 0).astype(int)
-    torch.manual_seed(0)
+    manual_seed(0)
     clf = SentenceClassifier(8, 2)
     losses = train_classifier(clf, hidden, mask, y, epochs=40, batch_size=16, lr=5e-2, progress=False)
     assert np.mean(losses[-5:]) < 0.5 * np.mean(losses[:5])

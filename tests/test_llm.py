@@ -89,7 +89,9 @@ def test_logit_lens_last_layer_is_the_real_distribution(smollm2):
     assert list(lens.layer) == [0, 15, 30]
     top = llm.top_next_tokens(model, tok, "The capital of France is", k=3)
     assert lens["top tokens"].iloc[-1] == list(top.token)
-    assert lens["p(top)"].iloc[-1] == pytest.approx(top.probability.iloc[0], rel=1e-5)
+    # float32, two code paths (one position vs the whole sequence through the head): relative
+    # difference 9e-6 with native kernels, 2.0e-5 with ATEN_CPU_CAPABILITY=avx2 or default
+    assert lens["p(top)"].iloc[-1] == pytest.approx(top.probability.iloc[0], rel=1e-4)
     # With tied weights, layer 0 (the input embedding of " is") unembeds to " is" itself.
     assert lens["top tokens"].iloc[0][0] == " is"
 
@@ -103,7 +105,8 @@ def test_teacher_forcing_log_probs_reproduce_the_models_own_loss(smollm2):
     ids = tok(text, return_tensors="pt", add_special_tokens=False)["input_ids"]
     with torch.no_grad():
         ref = model(ids, labels=ids).loss.item()
-    assert -table.log_prob.mean() == pytest.approx(ref, rel=1e-5)
+    # float32: 5e-6 relative on every kernel path (native, avx2, default)
+    assert -table.log_prob.mean() == pytest.approx(ref, rel=1e-4)
     assert (table.log_prob < 0).all()
 
 

@@ -13,6 +13,8 @@ import torch
 
 from nlp_helpers.mlm import (IGNORE_INDEX, TinyMaskedLM, corrupt, evaluate_masked_lm, mask_tokens, masked_lm_loss,
                              select_positions, train_masked_lm, unigram_baseline)
+from nlp_helpers.seeds import manual_seed
+from nlp_helpers.seeds import rng as seeded_rng
 
 V, MASK, PAD, CLS, SEP = 1000, 3, 0, 1, 2
 SPECIAL = [PAD, CLS, SEP, MASK]
@@ -32,7 +34,7 @@ def within(count: int, total: int, p: float, k: float = 4.0) -> bool:
 
 # --------------------------------------------------------------------------- statistics
 def test_mask_tokens_statistics_within_binomial_tolerance():
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     ids = padded_batch(rng)
     ordinary = ~np.isin(ids, SPECIAL)
     sel = mask = rand = kept = n_ord = 0
@@ -57,7 +59,7 @@ def test_mask_tokens_statistics_within_binomial_tolerance():
 
 
 def test_random_replacements_are_uniform_over_ordinary_ids():
-    rng = np.random.default_rng(1)
+    rng = seeded_rng(1)
     ids = rng.integers(4, 20, (200, 50))  # ids 0-3 are special, 4-19 ordinary
     swapped = []
     for _ in range(50):
@@ -71,7 +73,7 @@ def test_random_replacements_are_uniform_over_ordinary_ids():
 
 
 def test_select_positions_rate_and_specials():
-    rng = np.random.default_rng(2)
+    rng = seeded_rng(2)
     ids = rng.integers(0, 50, (300, 100))
     for p in (0.0, 0.15, 0.5, 1.0):
         chosen = select_positions(ids, [0, 1, 2], rng, p)
@@ -84,9 +86,9 @@ def test_select_positions_rate_and_specials():
 
 
 def test_mask_tokens_is_deterministic_given_the_seed():
-    ids = padded_batch(np.random.default_rng(3))
-    a = mask_tokens(ids, V, MASK, SPECIAL, np.random.default_rng(7))
-    b = mask_tokens(ids, V, MASK, SPECIAL, np.random.default_rng(7))
+    ids = padded_batch(seeded_rng(3))
+    a = mask_tokens(ids, V, MASK, SPECIAL, seeded_rng(7))
+    b = mask_tokens(ids, V, MASK, SPECIAL, seeded_rng(7))
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
 
 
@@ -101,7 +103,7 @@ def test_corrupt_by_hand():
 
 # --------------------------------------------------------------------------- loss
 def test_masked_lm_loss_equals_cross_entropy_on_selected_positions_only():
-    rng = np.random.default_rng(4)
+    rng = seeded_rng(4)
     logits = rng.normal(size=(2, 5, 7))
     labels = np.array([[IGNORE_INDEX, 3, IGNORE_INDEX, 6, IGNORE_INDEX], [0, IGNORE_INDEX, IGNORE_INDEX, IGNORE_INDEX, 2]])
     log_probs = logits - np.log(np.exp(logits).sum(-1, keepdims=True))
@@ -123,7 +125,7 @@ def test_unigram_baseline_by_hand():
 
 # --------------------------------------------------------------------------- the model
 def test_tiny_masked_lm_is_bidirectional():
-    torch.manual_seed(0)
+    manual_seed(0)
     model = TinyMaskedLM(12, 8, d_model=16, n_heads=2, n_layers=2).eval()
     x = torch.tensor([[3, 4, 5, 6, 7, 0, 0, 0]])
     later = x.clone()
@@ -135,7 +137,7 @@ def test_tiny_masked_lm_is_bidirectional():
 
 
 def test_padding_keys_get_no_attention():
-    torch.manual_seed(0)
+    manual_seed(0)
     model = TinyMaskedLM(12, 8, d_model=16, n_heads=2, n_layers=1).eval()
     short = torch.tensor([[3, 4, 5, 0, 0, 0, 0, 0]])
     with torch.no_grad():
@@ -147,14 +149,14 @@ def test_padding_keys_get_no_attention():
 
 def test_training_beats_the_unigram_baseline_on_a_learnable_pattern():
     # Sequences a b a b ... : a masked token is fully determined by its neighbours, not by frequency.
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     starts = rng.integers(2, 12, 400)
     blocks = np.stack([np.where(np.arange(12) % 2 == 0, s, (s + 5) % 10 + 2) for s in starts])
-    torch.manual_seed(0)
+    manual_seed(0)
     model = TinyMaskedLM(12, 12, d_model=32, n_heads=2, n_layers=1)
     losses = train_masked_lm(model, blocks, mask_id=1, special_ids=[0], steps=150, batch_size=64, lr=1e-2, progress=False)
     assert np.mean(losses[-10:]) < 0.5 * np.mean(losses[:10])
-    inputs, labels = mask_tokens(blocks, 12, 1, [0], np.random.default_rng(9))
+    inputs, labels = mask_tokens(blocks, 12, 1, [0], seeded_rng(9))
     ours = evaluate_masked_lm(model, inputs, labels)
     base = unigram_baseline(blocks, labels, 12)
     assert ours["accuracy"] > base["accuracy"] + 0.4
@@ -163,7 +165,7 @@ def test_training_beats_the_unigram_baseline_on_a_learnable_pattern():
 
 # --------------------------------------------------------------------------- bad input
 def test_bad_input_gives_clear_errors():
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     ids = np.array([[1, 5, 6, 2]])
     with pytest.raises(TypeError, match="ids"):
         mask_tokens(np.array([[1.5, 2.0]]), V, MASK, SPECIAL, rng)

@@ -9,12 +9,13 @@ import pytest
 
 from nlp_helpers.data import lee_background
 from nlp_helpers.nsp import nsp_pairs
+from nlp_helpers.seeds import rng as seeded_rng
 
 DOCS = [["a1", "a2", "a3"], ["b1", "b2"], ["c1"], ["d1", "d2", "d3", "d4"]]
 
 
 def test_every_consecutive_pair_gives_one_example_with_a_correct_label():
-    pairs = nsp_pairs(DOCS, np.random.default_rng(0))
+    pairs = nsp_pairs(DOCS, seeded_rng(0))
     assert [a for a, _, _ in pairs] == ["a1", "a2", "b1", "d1", "d2", "d3"]
     for a, b, is_next in pairs:
         if is_next:
@@ -25,7 +26,7 @@ def test_every_consecutive_pair_gives_one_example_with_a_correct_label():
 
 def test_half_of_the_pairs_are_real_within_binomial_tolerance():
     docs = [[s for s in re.split(r"(?<=[.!?])\s+", d) if s] for d in lee_background()]
-    pairs = nsp_pairs(docs, np.random.default_rng(1))
+    pairs = nsp_pairs(docs, seeded_rng(1))
     n = len(pairs)
     assert n == sum(len(d) - 1 for d in docs)
     share = np.mean([is_next for _, _, is_next in pairs])
@@ -36,12 +37,12 @@ def test_half_of_the_pairs_are_real_within_binomial_tolerance():
 
 @pytest.mark.parametrize("p_next", [0.0, 1.0])
 def test_p_next_extremes(p_next):
-    pairs = nsp_pairs(DOCS, np.random.default_rng(2), p_next=p_next)
+    pairs = nsp_pairs(DOCS, seeded_rng(2), p_next=p_next)
     assert all(is_next == bool(p_next) for _, _, is_next in pairs)
 
 
 def test_bad_input_gives_clear_errors():
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     with pytest.raises(ValueError, match="documents must not be empty"):
         nsp_pairs([], rng)
     with pytest.raises(TypeError, match=r"documents\[0\]"):

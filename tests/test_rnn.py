@@ -9,6 +9,7 @@ import torch
 from torch import nn
 
 from nlp_helpers.rnn import GRUCell, LSTMCell, RNNCell, StackedRNN, load_from_torch, run_cell, torch_parity
+from nlp_helpers.seeds import manual_seed
 
 SIZES = [(1, 1, 1), (3, 5, 4), (10, 7, 2), (16, 32, 8)]  # (input_size, hidden_size, batch)
 TORCH_CELLS = {
@@ -33,7 +34,7 @@ def _as_tuple(out):
 @pytest.mark.parametrize("d_in,hidden,batch", SIZES)
 @pytest.mark.parametrize("bias", [True, False])
 def test_cell_equals_torch_cell(kind, d_in, hidden, batch, bias):
-    torch.manual_seed(d_in * 100 + hidden)
+    manual_seed(d_in * 100 + hidden)
     ref = TORCH_CELLS[kind](d_in, hidden, bias).double()
     ours = load_from_torch(ref)
     x = torch.randn(batch, d_in, dtype=torch.float64)
@@ -52,7 +53,7 @@ def test_cell_equals_torch_cell(kind, d_in, hidden, batch, bias):
 @pytest.mark.parametrize("d_in,hidden,batch", SIZES[1:])
 def test_gradients_equal_autograd_of_torch_cell(kind, d_in, hidden, batch):
     """Unroll both cells over 4 steps; every gradient (input, initial state, weights) must agree."""
-    torch.manual_seed(7)
+    manual_seed(7)
     ref = TORCH_CELLS[kind](d_in, hidden).double()
     ours = load_from_torch(ref)
     xs = torch.randn(4, batch, d_in, dtype=torch.float64)
@@ -128,7 +129,7 @@ def test_elman_step_by_hand():
 @pytest.mark.parametrize("module_cls", [nn.RNN, nn.GRU, nn.LSTM])
 @pytest.mark.parametrize("num_layers,bidirectional", [(1, False), (1, True), (2, False), (3, True)])
 def test_stacked_rnn_equals_torch_module(module_cls, num_layers, bidirectional):
-    torch.manual_seed(3)
+    manual_seed(3)
     ref = module_cls(5, 6, num_layers=num_layers, bidirectional=bidirectional, batch_first=True).double()
     ours = StackedRNN.from_torch(ref)
     x = torch.randn(3, 7, 5, dtype=torch.float64)
@@ -141,7 +142,7 @@ def test_stacked_rnn_equals_torch_module(module_cls, num_layers, bidirectional):
 
 
 def test_run_cell_equals_nn_lstm_and_reverse_reads_backwards():
-    torch.manual_seed(0)
+    manual_seed(0)
     ref = nn.LSTM(4, 5, batch_first=True, bidirectional=True).double()
     fwd, bwd = load_from_torch(ref, 0), load_from_torch(ref, 0, reverse=True)
     x = torch.randn(2, 6, 4, dtype=torch.float64)

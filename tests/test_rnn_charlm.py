@@ -11,6 +11,7 @@ from torch import nn
 
 from nlp_helpers.charlm import (CharLM, char_logprobs, contextual_word_vector, decode, encode, generate, perplexity,
                                 train_lm)
+from nlp_helpers.seeds import manual_seed
 
 VOCAB = list("\n abc.")
 
@@ -26,7 +27,7 @@ def test_encode_decode_roundtrip_and_unknown_characters():
 
 
 def test_tied_output_is_the_embedding_transposed():
-    torch.manual_seed(0)
+    manual_seed(0)
     lm = CharLM(len(VOCAB), embedding_dim=8, hidden_size=8)
     ids = torch.tensor([[1, 2, 3, 4]])
     logits, _ = lm(ids)
@@ -55,7 +56,7 @@ def test_uniform_model_has_perplexity_vocab_size():
 @pytest.mark.parametrize("streams,chunk", [(1, 1000), (1, 3), (4, 5), (50, 2)])
 def test_char_logprobs_equal_one_pass_per_stream(streams, chunk):
     """Carrying the state across chunks must give the same numbers as one uninterrupted pass."""
-    torch.manual_seed(1)
+    manual_seed(1)
     lm = CharLM(len(VOCAB), 6, 6, num_layers=2)
     ids = torch.randint(0, len(VOCAB), (37,))
     got = char_logprobs(lm, ids, streams=streams, chunk=chunk)
@@ -77,7 +78,7 @@ def test_char_logprobs_equal_one_pass_per_stream(streams, chunk):
 def test_training_learns_a_repeating_text_and_greedy_generation_continues_it():
     text = "abc." * 200
     ids = encode(text, VOCAB)
-    torch.manual_seed(0)
+    manual_seed(0)
     lm = CharLM(len(VOCAB), 16, 16)
     before = perplexity(lm, ids)
     history = train_lm(lm, ids, valid_ids=ids, steps=120, batch_size=8, seq_len=16, lr=2e-2, eval_every=40,
@@ -92,14 +93,14 @@ def test_training_is_deterministic_given_the_seed():
     ids = encode("abc cab bca.\n" * 20, VOCAB)
     losses = []
     for _ in range(2):
-        torch.manual_seed(0)
+        manual_seed(0)
         lm = CharLM(len(VOCAB), 8, 8)
         losses.append(train_lm(lm, ids, steps=5, batch_size=4, seq_len=8, progress=False).train_loss.to_numpy())
     np.testing.assert_array_equal(losses[0], losses[1])
 
 
 def test_sampling_temperature_and_seed():
-    torch.manual_seed(0)
+    manual_seed(0)
     lm = CharLM(len(VOCAB), 8, 8)
     a = generate(lm, VOCAB, "ab", 30, temperature=1.0, seed=3)
     assert a == generate(lm, VOCAB, "ab", 30, temperature=1.0, seed=3) and len(a) == 30
@@ -115,7 +116,7 @@ def test_sampling_temperature_and_seed():
 
 
 def test_contextual_vectors_layer0_is_context_free_and_layer1_is_not():
-    torch.manual_seed(0)
+    manual_seed(0)
     fwd, bwd = CharLM(len(VOCAB), 8, 8), CharLM(len(VOCAB), 8, 8)
     s1, s2 = "ab cab.", "cab ba."
     only = lambda j: [30.0 if i == j else -30.0 for i in range(2)]  # noqa: E731

@@ -8,6 +8,7 @@ import torch
 
 from nlp_helpers.rnn_classify import (PAD, UNK, SequenceClassifier, accuracy, pad_sequences, presence_task,
                                       token_ids, train_classifier)
+from nlp_helpers.seeds import manual_seed
 
 
 def test_token_ids_and_padding():
@@ -56,7 +57,7 @@ def _reference_summary(model: SequenceClassifier, seq: torch.Tensor) -> torch.Te
 @pytest.mark.parametrize("pooling", ["last", "mean", "max"])
 @pytest.mark.parametrize("bidirectional", [False, True])
 def test_pooling_of_padded_batches_equals_unpadded_reference(cell, pooling, bidirectional):
-    torch.manual_seed(0)
+    manual_seed(0)
     model = SequenceClassifier(10, cell=cell, pooling=pooling, bidirectional=bidirectional, hidden_size=5,
                                embedding_dim=4, num_layers=2).eval()
     seqs = [[3, 4, 5, 6, 7], [2, 9], [8, 1, 1]]
@@ -71,7 +72,7 @@ def test_pooling_of_padded_batches_equals_unpadded_reference(cell, pooling, bidi
 def test_clipping_bounds_every_sgd_step():
     """With SGD, one clipped step moves the parameters by exactly lr * min(‖g‖, clip)."""
     tokens, labels, _ = presence_task(64, 10, seed=0)
-    torch.manual_seed(0)
+    manual_seed(0)
     model = SequenceClassifier(20, cell="rnn", hidden_size=8, embedding_dim=4)
     before = torch.cat([p.detach().flatten().clone() for p in model.parameters()])
     history = train_classifier(model, tokens, labels, steps=1, batch_size=16, lr=0.7, optimizer="sgd", clip=1e-3,
@@ -84,12 +85,12 @@ def test_clipping_bounds_every_sgd_step():
 def test_training_learns_the_task_and_divergence_is_reported():
     tokens, labels, _ = presence_task(1000, 12, seed=0)
     test_tokens, test_labels, _ = presence_task(300, 12, seed=1)
-    torch.manual_seed(0)
+    manual_seed(0)
     model = SequenceClassifier(20, cell="lstm", pooling="max", hidden_size=16, embedding_dim=8)
     history = train_classifier(model, tokens, labels, steps=80, lr=1e-2, progress=False)
     assert not history.attrs["diverged"] and len(history) == 80
     assert accuracy(model, test_tokens, test_labels) > 0.95
-    torch.manual_seed(0)
+    manual_seed(0)
     wild = SequenceClassifier(20, cell="rnn", nonlinearity="relu", hidden_size=16, embedding_dim=8)
     history = train_classifier(wild, tokens, labels, steps=50, lr=1e6, optimizer="sgd", progress=False)
     assert history.attrs["diverged"] and len(history) < 50

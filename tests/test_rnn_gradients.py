@@ -11,6 +11,7 @@ from torch import nn
 
 from nlp_helpers.rnn import GRUCell, LSTMCell, RNNCell, load_from_torch
 from nlp_helpers.rnn_gradients import clip_grad_norm, gradient_norms_through_time, recurrent_bound, step_jacobians
+from nlp_helpers.seeds import manual_seed
 
 
 def _reference_norm(torch_cell: nn.Module, x: torch.Tensor, k: int, lstm: bool) -> float:
@@ -34,7 +35,7 @@ def _reference_norm(torch_cell: nn.Module, x: torch.Tensor, k: int, lstm: bool) 
 
 @pytest.mark.parametrize("kind", ["rnn", "gru", "lstm"])
 def test_norms_equal_autograd_jacobians_of_torch_cells(kind):
-    torch.manual_seed(0)
+    manual_seed(0)
     ref = {"rnn": nn.RNNCell, "gru": nn.GRUCell, "lstm": nn.LSTMCell}[kind](3, 6).double()
     cell = load_from_torch(ref)
     x = torch.randn(9, 3, dtype=torch.float64)
@@ -47,7 +48,7 @@ def test_norms_equal_autograd_jacobians_of_torch_cells(kind):
 
 
 def test_step_jacobians_match_torch_cell():
-    torch.manual_seed(1)
+    manual_seed(1)
     ref = nn.LSTMCell(2, 3).double()
     x = torch.randn(4, 2, dtype=torch.float64)
     jac = step_jacobians(load_from_torch(ref), x)
@@ -61,7 +62,7 @@ def test_step_jacobians_match_torch_cell():
 def test_linear_regime_gives_exactly_the_bound(gain):
     """Zero input, zero bias, zero state: tanh'(0) = 1 at every step, so ∂h_T/∂h_k = U^(T−k) and the
     norm of an orthogonal U scaled by ``gain`` is gain^(T−k): the seed's bound holds with equality."""
-    torch.manual_seed(2)
+    manual_seed(2)
     cell = RNNCell(4, 8).double()
     with torch.no_grad():
         nn.init.orthogonal_(cell.U["h"], gain=gain)
@@ -74,7 +75,7 @@ def test_linear_regime_gives_exactly_the_bound(gain):
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10_000), gain=st.floats(0.2, 3.0), relu=st.booleans())
 def test_measured_norms_never_exceed_the_bound(seed, gain, relu):
-    torch.manual_seed(seed)
+    manual_seed(seed)
     cell = RNNCell(3, 5, nonlinearity="relu" if relu else "tanh").double()
     with torch.no_grad():
         cell.U["h"].mul_(gain)
@@ -90,7 +91,7 @@ def test_frobenius_option():
 
 @pytest.mark.parametrize("max_norm", [0.1, 1.0, 1000.0])
 def test_clip_grad_norm_equals_torch(max_norm):
-    torch.manual_seed(0)
+    manual_seed(0)
     ours = [nn.Parameter(torch.randn(3, 4, dtype=torch.float64)), nn.Parameter(torch.randn(5, dtype=torch.float64)),
             nn.Parameter(torch.randn(2, dtype=torch.float64))]
     theirs = [nn.Parameter(p.detach().clone()) for p in ours]

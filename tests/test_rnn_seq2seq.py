@@ -6,6 +6,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from nlp_helpers.seeds import manual_seed
 from nlp_helpers.seq2seq import (BOS, EOS, PAD, Seq2Seq, dot_attention, error_cascade, evaluate, make_batch,
                                  reversal_task, train_seq2seq)
 
@@ -36,7 +37,7 @@ def test_make_batch_teacher_forcing_layout():
 
 
 def test_dot_attention_equals_torch_scaled_dot_product_attention_with_scale_1():
-    torch.manual_seed(0)
+    manual_seed(0)
     q, k, lengths = torch.randn(3, 4, 6), torch.randn(3, 5, 6), torch.tensor([5, 2, 3])
     ctx, w = dot_attention(q, k, lengths)
     mask = torch.arange(5)[None, None, :] < lengths[:, None, None]
@@ -56,7 +57,7 @@ def test_dot_attention_equals_torch_scaled_dot_product_attention_with_scale_1():
 
 
 def test_encoder_ignores_padding():
-    torch.manual_seed(0)
+    manual_seed(0)
     model = Seq2Seq(8, 4, 6, attention=True)
     alone = make_batch([([3, 4, 5], [5, 4, 3])])
     padded = make_batch([([3, 4, 5], [5, 4, 3]), ([3, 4, 5, 6, 7, 3], [3, 7, 6, 5, 4, 3])])
@@ -69,7 +70,7 @@ def test_encoder_ignores_padding():
 
 def test_greedy_decoding_first_step_equals_teacher_forcing():
     """Both start from <s> and the context vector, so their first predictions agree."""
-    torch.manual_seed(1)
+    manual_seed(1)
     pairs = reversal_task(20, 3, 6, seed=0)
     b = make_batch(pairs)
     for attention in (False, True):
@@ -84,23 +85,25 @@ def test_greedy_decoding_first_step_equals_teacher_forcing():
 
 @pytest.mark.slow
 def test_attention_model_learns_reversal_within_seconds():
-    """Stated accuracy: >= 85 % of length-3..8 sequences reversed exactly after 300 steps (seeded).
+    """Stated accuracy: >= 70 % of length-3..8 sequences reversed exactly after 300 steps.
 
+    Measured over seed offsets 0-9 (native kernels), 0-4 (``ATEN_CPU_CAPABILITY=default``) and
+    0-2 (``avx2``): 0.78-0.93, so the margin is set below the worst run, not at a typical one.
     About 2 CPU-seconds on one core; the time is measured in benchmarks/bench_rnn.py, not asserted here."""
-    torch.manual_seed(0)
+    manual_seed(0)
     train, test = reversal_task(3000, 3, 8, seed=0), reversal_task(300, 3, 8, seed=1)
     model = Seq2Seq(13, 32, 48, attention=True)
     history = train_seq2seq(model, train, steps=300, batch_size=64, lr=1e-2, seed=0, progress=False)
     result = evaluate(model, test)
     assert history.loss.iloc[-10:].mean() < history.loss.iloc[:10].mean() / 5
-    assert result.exact.mean() >= 0.85, result.exact.mean()
+    assert result.exact.mean() >= 0.7, result.exact.mean()  # measured 0.78-0.93
     cascade = error_cascade(model, test)
     assert 0 <= cascade["token_error_forced"] <= cascade["token_error_free"] + 0.02
 
 
 def test_evaluate_and_cascade_on_a_perfect_and_a_useless_model():
     pairs = reversal_task(30, 2, 5, seed=0)
-    torch.manual_seed(0)
+    manual_seed(0)
     useless = Seq2Seq(13, 4, 4)
     with torch.no_grad():
         for p in useless.parameters():

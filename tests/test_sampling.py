@@ -24,8 +24,9 @@ from transformers.generation import (
 )
 
 from nlp_helpers import sampling as S
+from nlp_helpers.seeds import rng as seeded_rng
 
-RNG = np.random.default_rng(1234)
+RNG = seeded_rng(1234)
 
 
 def hf(warper, logits: np.ndarray, input_ids=None) -> np.ndarray:
@@ -230,7 +231,7 @@ def test_greedy_is_argmax_and_temperature_zero_is_greedy():
 def test_seeded_sampling_is_reproducible():
     x = random_logits(B=8, V=1000, scale=1.0)
     a = S.sample(x, 0.9, top_p=0.95, generator=7)
-    b = S.sample(x, 0.9, top_p=0.95, generator=np.random.default_rng(7))
+    b = S.sample(x, 0.9, top_p=0.95, generator=seeded_rng(7))
     c = S.sample(x, 0.9, top_p=0.95, generator=8)
     np.testing.assert_array_equal(a, b)
     assert not np.array_equal(a, c)

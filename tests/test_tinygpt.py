@@ -10,6 +10,7 @@ import torch
 import torch.nn.functional as F
 
 from nlp_helpers.sampling_generate import generate
+from nlp_helpers.seeds import manual_seed, torch_generator
 from nlp_helpers.tinygpt import (
     CausalSelfAttention,
     CharTokenizer,
@@ -22,7 +23,7 @@ from nlp_helpers.tinygpt import (
 
 
 def small_model(V=11, seed=0, **kw):
-    torch.manual_seed(seed)
+    manual_seed(seed)
     return TinyGPT(TinyGPTConfig(vocab_size=V, **{"block_size": 16, "d_model": 32, "n_heads": 4, **kw}))
 
 
@@ -52,7 +53,7 @@ def test_char_tokenizer_rejects_unknown_characters_and_bad_alphabets():
 
 # --------------------------------------------------------------------------- attention
 def test_causal_self_attention_equals_torch_multihead_attention():
-    torch.manual_seed(0)
+    manual_seed(0)
     d, heads, T = 32, 4, 10
     ours = CausalSelfAttention(d, heads)
     ref = torch.nn.MultiheadAttention(d, heads, batch_first=True)
@@ -89,7 +90,7 @@ def test_weight_tying_and_parameter_count():
 
 def test_initial_loss_is_close_to_a_uniform_guess_and_equals_cross_entropy():
     model = small_model(V=40)
-    x = torch.randint(0, 40, (8, 16), generator=torch.Generator().manual_seed(0))
+    x = torch.randint(0, 40, (8, 16), generator=torch_generator(0))
     y = torch.roll(x, -1, 1)
     logits, loss = model(x, y)
     assert logits.shape == (8, 16, 40)
@@ -116,7 +117,7 @@ def test_bad_model_input():
 # -------------------------------------------------------------------------- training
 def test_get_batch_targets_are_inputs_shifted_by_one():
     data = torch.arange(100)
-    x, y = get_batch(data, 8, 5, torch.Generator().manual_seed(0))
+    x, y = get_batch(data, 8, 5, torch_generator(0))
     assert x.shape == y.shape == (5, 8)
     torch.testing.assert_close(y, x + 1)
     with pytest.raises(ValueError, match="need more than block_size"):

@@ -15,6 +15,7 @@ from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 from sklearn.feature_extraction.text import CountVectorizer
 
+from nlp_helpers.seeds import rng as seeded_rng
 from nlp_helpers.topics import c_tf_idf, c_tf_idf_from_counts, class_term_counts, cluster_documents, top_terms
 
 CLASSES = [["the cat sat", "the cat ran"], ["the dog ran", "a dog barked", "the dog"]]
@@ -72,7 +73,7 @@ def test_a_word_spread_over_every_class_scores_lower_than_a_concentrated_one():
 
 
 def test_cluster_documents_equals_sklearn_pca_then_kmeans():
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     centres = rng.normal(size=(3, 20)) * 5
     x = np.concatenate([c + rng.normal(size=(30, 20)) for c in centres])
     labels, reduced = cluster_documents(x, 3, n_components=4, seed=0)

@@ -7,6 +7,8 @@ import pytest
 import torch
 
 from nlp_helpers.attention import causal_mask, padding_mask
+from nlp_helpers.seeds import manual_seed, torch_generator
+from nlp_helpers.seeds import rng as seeded_rng
 from nlp_helpers.transformer import (
     AttentionParams,
     EncoderLayerParams,
@@ -28,7 +30,7 @@ def t(a):
 
 def _randomise(module, seed):
     """torch initialises biases and LayerNorm to 0/1; give every parameter a value that matters."""
-    g = torch.Generator().manual_seed(seed)
+    g = torch_generator(seed)
     with torch.no_grad():
         for p in module.parameters():
             p.add_(0.3 * torch.randn(p.shape, generator=g, dtype=p.dtype))
@@ -38,7 +40,7 @@ def _randomise(module, seed):
 # ---- layer norm and FFN ---------------------------------------------------------------------------
 
 def test_layer_norm_matches_torch_with_affine_parameters():
-    r = np.random.default_rng(0)
+    r = seeded_rng(0)
     x, g, b = r.normal(size=(3, 4, 10)) * 5 + 2, r.normal(size=10), r.normal(size=10)
     ln = torch.nn.LayerNorm(10, eps=1e-5, dtype=torch.float64)
     with torch.no_grad():
@@ -70,10 +72,10 @@ def test_layer_norm_errors():
 
 @pytest.mark.parametrize("activation", ["relu", "gelu"])
 def test_feed_forward_matches_torch(activation):
-    torch.manual_seed(0)
+    manual_seed(0)
     net = torch.nn.Sequential(torch.nn.Linear(8, 32), torch.nn.ReLU() if activation == "relu" else torch.nn.GELU(),
                               torch.nn.Linear(32, 8)).double()
-    x = np.random.default_rng(1).normal(size=(2, 5, 8))
+    x = seeded_rng(1).normal(size=(2, 5, 8))
     W1, b1 = net[0].weight.detach().numpy().T, net[0].bias.detach().numpy()
     W2, b2 = net[2].weight.detach().numpy().T, net[2].bias.detach().numpy()
     np.testing.assert_allclose(feed_forward(x, W1, b1, W2, b2, activation), net(t(x)).detach().numpy(), **TOL)
@@ -95,10 +97,10 @@ def test_feed_forward_one_layer_and_errors():
 @pytest.mark.parametrize("norm_first", [False, True])
 @pytest.mark.parametrize("n_heads", [1, 2, 4])
 def test_encoder_layer_matches_torch(norm_first, n_heads):
-    torch.manual_seed(n_heads)
+    manual_seed(n_heads)
     layer = _randomise(torch.nn.TransformerEncoderLayer(16, n_heads, 40, dropout=0.0, batch_first=True,
                                                         norm_first=norm_first, dtype=torch.float64), n_heads)
-    x = np.random.default_rng(n_heads).normal(size=(3, 7, 16))
+    x = seeded_rng(n_heads).normal(size=(3, 7, 16))
     out, w = encoder_layer(x, encoder_params_from_torch(layer), n_heads, norm_first=norm_first)
     with torch.no_grad():
         ref = layer(t(x)).numpy()
@@ -107,9 +109,9 @@ def test_encoder_layer_matches_torch(norm_first, n_heads):
 
 
 def test_encoder_layer_with_padding_and_causal_masks_matches_torch():
-    torch.manual_seed(3)
+    manual_seed(3)
     layer = _randomise(torch.nn.TransformerEncoderLayer(12, 3, 24, dropout=0.0, batch_first=True, dtype=torch.float64), 3)
-    x = np.random.default_rng(3).normal(size=(2, 6, 12))
+    x = seeded_rng(3).normal(size=(2, 6, 12))
     valid = padding_mask([6, 4], 6)
     mask = valid[:, None, :] & causal_mask(6)
     out, _ = encoder_layer(x, encoder_params_from_torch(layer), 3, mask)
@@ -121,9 +123,9 @@ def test_encoder_layer_with_padding_and_causal_masks_matches_torch():
 
 
 def test_encoder_layer_returns_its_steps():
-    torch.manual_seed(0)
+    manual_seed(0)
     layer = torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True, dtype=torch.float64)
-    x = np.random.default_rng(0).normal(size=(4, 8))
+    x = seeded_rng(0).normal(size=(4, 8))
     params = encoder_params_from_torch(layer)
     out, _, steps = encoder_layer(x, params, 2, return_steps=True)
     np.testing.assert_allclose(steps["attn_add"], x + steps["attn_out"], **TOL)
@@ -135,10 +137,10 @@ def test_encoder_layer_returns_its_steps():
 
 @pytest.mark.parametrize("norm_first", [False, True])
 def test_decoder_layer_matches_torch(norm_first):
-    torch.manual_seed(5)
+    manual_seed(5)
     layer = _randomise(torch.nn.TransformerDecoderLayer(12, 3, 30, dropout=0.0, batch_first=True,
                                                         norm_first=norm_first, dtype=torch.float64), 5)
-    r = np.random.default_rng(5)
+    r = seeded_rng(5)
     y, memory = r.normal(size=(2, 5, 12)), r.normal(size=(2, 7, 12))
     valid = padding_mask([7, 5], 7)
     out, w_self, w_cross = decoder_layer(y, memory, decoder_params_from_torch(layer), 3, self_mask=causal_mask(5),
@@ -155,18 +157,18 @@ def test_decoder_layer_matches_torch(norm_first):
 # ---- torch_encoder_layer: our weights into torch --------------------------------------------------------
 
 def test_torch_encoder_layer_round_trips_weights():
-    torch.manual_seed(2)
+    manual_seed(2)
     layer = _randomise(torch.nn.TransformerEncoderLayer(12, 4, 20, dropout=0.0, batch_first=True, dtype=torch.float64), 2)
     params = encoder_params_from_torch(layer)
     rebuilt = torch_encoder_layer(params, 4)
-    x = t(np.random.default_rng(2).normal(size=(1, 5, 12)))
+    x = t(seeded_rng(2).normal(size=(1, 5, 12)))
     with torch.no_grad():
         np.testing.assert_allclose(rebuilt(x).numpy(), layer(x).numpy(), **TOL)
 
 
 def test_torch_encoder_layer_accepts_narrow_heads_and_a_one_layer_ffn():
     """Heads narrower than d_model / n_heads (seed 001: d_k = 4, d_model = 6) are zero-padded for torch."""
-    r = np.random.default_rng(4)
+    r = seeded_rng(4)
     for n_heads, d_k in ((1, 4), (2, 2)):
         params = EncoderLayerParams(AttentionParams(*(r.normal(size=(6, n_heads * d_k)) for _ in range(3)),
                                                     r.normal(size=(n_heads * d_k, 6))),
@@ -179,7 +181,7 @@ def test_torch_encoder_layer_accepts_narrow_heads_and_a_one_layer_ffn():
 
 
 def test_torch_encoder_layer_errors():
-    r = np.random.default_rng(0)
+    r = seeded_rng(0)
     attn = AttentionParams(*(r.normal(size=(6, 6)) for _ in range(4)))
     with pytest.raises(ValueError, match="d_ff == d_model"):
         torch_encoder_layer(EncoderLayerParams(attn, W1=r.normal(size=(6, 8)), b1=np.zeros(8)), 1)

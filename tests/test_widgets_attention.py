@@ -21,6 +21,7 @@ import torch
 
 from nlp_helpers.attention_example import load_worked_example
 from nlp_helpers.positional import positional_encoding
+from nlp_helpers.seeds import rng as seeded_rng
 from nlp_helpers.widgets.attention import AttentionExplorer, transform_weights
 
 HERE = Path(__file__).parent
@@ -51,6 +52,7 @@ def worked_example_scores() -> torch.Tensor:
 def random_encoder_attention() -> np.ndarray:
     """Attention weights (2 layers, 3 heads, 6, 6) of two torch-initialised encoder layers on the worked example."""
     ex = load_worked_example()
+    # Fixed weights, not an experiment: the golden file pins this example (no seed offset).
     torch.manual_seed(0)
     layers = [torch.nn.TransformerEncoderLayer(6, 3, dim_feedforward=12, dropout=0.0, batch_first=True, dtype=torch.float64)
               for _ in range(2)]
@@ -114,7 +116,7 @@ TOKENS = ["the", "cat", "sat"]
 
 
 def _weights(*shape):
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     return torch.softmax(torch.tensor(rng.normal(size=shape)), dim=-1).numpy()
 
 
@@ -131,7 +133,7 @@ def test_weights_of_every_accepted_shape_are_shipped_as_layers_heads_rows_cols(s
 
 
 def test_scores_are_turned_into_weights_with_a_softmax_that_respects_minus_inf():
-    rng = np.random.default_rng(1)
+    rng = seeded_rng(1)
     s = rng.normal(size=(2, 3, 3)) * 3
     s[:, 0, 2] = -np.inf
     widget = AttentionExplorer(TOKENS, scores=s)
@@ -205,7 +207,7 @@ def test_a_huge_tensor_is_refused_with_advice():
 @pytest.mark.parametrize("temperature", [0.3, 1.0, 2.0, 7.5])
 @pytest.mark.parametrize("causal", [False, True])
 def test_transform_equals_softmax_of_masked_scores_over_temperature(temperature, causal):
-    rng = np.random.default_rng(2)
+    rng = seeded_rng(2)
     s = torch.tensor(rng.normal(size=(3, 5, 5)) * 4)
     w = torch.softmax(s, dim=-1).numpy()
     np.testing.assert_allclose(transform_weights(w, temperature=temperature, causal=causal),

@@ -23,6 +23,7 @@ from widget_node import NODE_DOM, node_binary, run_widget_js  # noqa: F401
 import torch
 from transformers.generation import LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
+from nlp_helpers.seeds import rng as seeded_rng
 from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature, explorer_prompt
 
 HERE = Path(__file__).parent
@@ -91,7 +92,7 @@ def golden_data(model=None, tokenizer=None) -> dict:
 # ---- Python side -------------------------------------------------------------------------------
 
 def make_explorer(**kw):
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     recs = [explorer_prompt("a", [f"t{i}" for i in range(30)], rng.normal(size=30) * 2),
             explorer_prompt("b", ["x", "y", EVIL], [1.0, 3.0, 2.0], shown_mass=0.5)]
     return NextTokenExplorer(recs, **kw)
@@ -183,7 +184,7 @@ def test_js_filter_matches_python_on_random_and_tied_logits(tmp_path):
     """filterDistribution in sampling.js against nlp_helpers.sampling.filtered_probs, 300 cases."""
     from nlp_helpers.sampling import filtered_probs
 
-    rng = np.random.default_rng(0)
+    rng = seeded_rng(0)
     cases = []
     for i in range(300):
         n = int(rng.integers(1, 60))

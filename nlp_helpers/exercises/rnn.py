@@ -13,13 +13,14 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
+from ..seeds import rng as seeded_rng
 from . import Checker, CheckResult
 
 __all__ = ["check_rnn_step", "check_perplexity", "check_lstm_step", "check_clip_by_norm", "check_decode"]
 
 
 def _rng_arrays(seed: int, *shapes: tuple[int, ...]) -> list[np.ndarray]:
-    rng = np.random.default_rng(seed)
+    rng = seeded_rng(seed)
     return [rng.normal(scale=0.8, size=s) for s in shapes]
 
 
@@ -68,7 +69,7 @@ def check_lstm_step(lstm_step: Callable) -> CheckResult:
     """``lstm_step(x, h, c, W, U, b)`` with dicts keyed ``"i", "f", "c", "o"`` -> ``(h_t, c_t)``; vs ``torch.nn.LSTMCell``."""
     with Checker("The LSTM gates") as ex:
         d_in, H = 3, 4
-        rng = np.random.default_rng(0)
+        rng = seeded_rng(0)
         x, h, c = rng.normal(size=d_in), rng.normal(size=H), rng.normal(size=H)
         W = {g: rng.normal(scale=0.7, size=(H, d_in)) for g in "ifco"}
         U = {g: rng.normal(scale=0.7, size=(H, H)) for g in "ifco"}
