@@ -41,6 +41,7 @@ def test_numpy_forward_equals_torch_on_an_untrained_model():
         numpy_forward(model, np.array([1, 2, 99]), tgt)
 
 
+@pytest.mark.trains
 @pytest.mark.slow
 def test_training_learns_to_reverse_and_greedy_decoding_agrees():
     task = ReversalTask()

@@ -60,6 +60,7 @@ def test_classifier_pools_like_sentence_bert_and_does_not_touch_the_pretrained_m
     assert any(not torch.equal(before[k], v) for k, v in clf.top_layer.state_dict().items())
 
 
+@pytest.mark.trains
 def test_training_learns_a_separable_task():
     rng = seeded_rng(0)
     hidden = torch.tensor(rng.normal(size=(80, 6, 8)), dtype=torch.float32)

@@ -147,6 +147,7 @@ def test_padding_keys_get_no_attention():
     torch.testing.assert_close(a, b, atol=1e-5, rtol=1e-5)
 
 
+@pytest.mark.trains
 def test_training_beats_the_unigram_baseline_on_a_learnable_pattern():
     # Sequences a b a b ... : a masked token is fully determined by its neighbours, not by frequency.
     rng = seeded_rng(0)

@@ -75,6 +75,7 @@ def test_char_logprobs_equal_one_pass_per_stream(streams, chunk):
     np.testing.assert_allclose(got, torch.cat(want).numpy(), rtol=1e-5, atol=1e-6)
 
 
+@pytest.mark.trains
 def test_training_learns_a_repeating_text_and_greedy_generation_continues_it():
     text = "abc." * 200
     ids = encode(text, VOCAB)
@@ -89,6 +90,7 @@ def test_training_learns_a_repeating_text_and_greedy_generation_continues_it():
     assert generate(lm, VOCAB, "ab", n_chars=10, temperature=0) == "c.abc.abc."
 
 
+@pytest.mark.trains
 def test_training_is_deterministic_given_the_seed():
     ids = encode("abc cab bca.\n" * 20, VOCAB)
     losses = []
@@ -99,6 +101,7 @@ def test_training_is_deterministic_given_the_seed():
     np.testing.assert_array_equal(losses[0], losses[1])
 
 
+@pytest.mark.trains
 def test_sampling_temperature_and_seed():
     manual_seed(0)
     lm = CharLM(len(VOCAB), 8, 8)

@@ -82,6 +82,7 @@ def test_clipping_bounds_every_sgd_step():
     assert moved == pytest.approx(0.7 * min(history.grad_norm.iloc[0], 1e-3), rel=1e-4)
 
 
+@pytest.mark.trains
 def test_training_learns_the_task_and_divergence_is_reported():
     tokens, labels, _ = presence_task(1000, 12, seed=0)
     test_tokens, test_labels, _ = presence_task(300, 12, seed=1)

@@ -83,6 +83,7 @@ def test_greedy_decoding_first_step_equals_teacher_forcing():
         assert (weights is None) != attention
 
 
+@pytest.mark.trains
 @pytest.mark.slow
 def test_attention_model_learns_reversal_within_seconds():
     """Stated accuracy: >= 70 % of length-3..8 sequences reversed exactly after 300 steps.

@@ -63,6 +63,7 @@ def test_generate_greedy_follows_the_model_and_reports_log_probs():
     np.testing.assert_allclose(g.log_probs, logp, rtol=1e-9)
 
 
+@pytest.mark.trains
 def test_generate_many_is_reproducible_and_keeps_settings_apart():
     settings_ = [{"temperature": 0}, {"temperature": 3.0}]
     a = G.generate_many(CountingModel(), DigitTokenizer(), "0", settings_, 20, num_samples=4, seed=3)
@@ -86,6 +87,7 @@ def test_generate_rejects_bad_arguments():
         G.generate(CountingModel(), DigitTokenizer(), "", 3)
 
 
+@pytest.mark.trains
 @pytest.mark.slow
 def test_greedy_generation_on_smollm2_equals_transformers_generate(smollm2):
     model, tok = smollm2
@@ -102,6 +104,7 @@ def test_greedy_generation_on_smollm2_equals_transformers_generate(smollm2):
     np.testing.assert_allclose(ours.log_probs[0], lp[torch.arange(12), full[0, ids.shape[1]:]].numpy(), atol=2e-4)
 
 
+@pytest.mark.trains
 @pytest.mark.slow
 def test_greedy_with_repetition_penalty_equals_transformers_generate(smollm2):
     """The penalty is applied to prompt and generated tokens alike, as transformers does."""

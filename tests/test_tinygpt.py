@@ -124,6 +124,7 @@ def test_get_batch_targets_are_inputs_shifted_by_one():
         get_batch(torch.arange(8), 8, 2)
 
 
+@pytest.mark.trains
 def test_training_memorises_a_tiny_text_and_greedy_generation_recites_it():
     text = "to be or not to be, that is the question. " * 30
     tok = CharTokenizer.from_text(text)
@@ -139,6 +140,7 @@ def test_training_memorises_a_tiny_text_and_greedy_generation_recites_it():
     assert out.texts[0] == text[start : start + 40]  # " question. to be or not to be, ..."
 
 
+@pytest.mark.trains
 def test_training_is_reproducible_with_a_seed():
     text = "abcabcabd" * 20
     tok = CharTokenizer.from_text(text)

@@ -219,6 +219,7 @@ def test_sgns_shape_errors_name_the_argument():
 
 
 # --------------------------------------------------------------------------- the model
+@pytest.mark.trains
 @pytest.mark.parametrize("sg", [True, False])
 def test_planted_clusters_are_recovered(sg):
     sentences, left, right = planted_corpus()
@@ -235,6 +236,7 @@ def test_planted_clusters_are_recovered(sg):
     assert within > across + 0.3
 
 
+@pytest.mark.trains
 def test_training_is_deterministic_with_a_seed():
     sentences, _, _ = planted_corpus(200)
     kw = dict(dim=8, window=2, min_count=1, epochs=2)
@@ -245,6 +247,7 @@ def test_training_is_deterministic_with_a_seed():
     assert not np.allclose(a.vectors, c.vectors)
 
 
+@pytest.mark.trains
 def test_loss_decreases_during_training():
     sentences, _, _ = planted_corpus(400)
     model = Word2Vec(dim=16, window=3, min_count=1, epochs=3, subsample=0, batch_size=64).fit(sentences, progress=False)
@@ -450,6 +453,7 @@ def test_softmax_module_equals_the_numpy_steps_and_torch_softmax():
     assert np.allclose(model(torch.tensor([1])).detach().numpy()[0], skipgram_forward(1, W1, W2)["scores"])
 
 
+@pytest.mark.trains
 def test_softmax_training_learns_the_planted_clusters():
     sentences, left, right = planted_corpus(100, seed=1)
     words = left + right

@@ -10,6 +10,21 @@ import yaml
 from .conftest import ROOT, built_pages, widget_view_count
 
 
+RAW_TEX_JS = r"""() => {
+  const skip = el => el.closest('mjx-container, pre, code, script, style, .MathJax, mjx-assistive-mml, .highlight');
+  const root = document.querySelector('article.bd-article') || document.body;
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const bad = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (!n.parentElement || skip(n.parentElement)) continue;
+    const t = n.textContent;
+    const m = t.match(/\$[^\s$][^$]*\$|\$\$|\\[A-Za-z]{2,}|\\[{}_^]/);
+    if (m) bad.push(t.slice(Math.max(0, m.index - 30), m.index + 40).replace(/\s+/g, ' '));
+  }
+  return bad;
+}"""
+
+
 @pytest.mark.parametrize("rel", built_pages())
 def test_page_is_offline_and_renders(open_page, rel):
     page, log = open_page(rel)
@@ -32,6 +47,11 @@ def test_page_is_offline_and_renders(open_page, rel):
     if n_math:
         assert page.locator("mjx-container").count() >= n_math
         assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
+
+    # No raw TeX: display maths written inside a paragraph or list item is not typeset and reaches
+    # the reader as literal `$`, `\\mathbf z` or `\\sum_u`. Text outside maths and code must have none.
+    raw_tex = page.evaluate(RAW_TEX_JS)
+    assert raw_tex == [], f"{rel} shows raw TeX (put display maths in a paragraph of its own): {raw_tex[:5]}"
 
     # Widgets: one rendered, visible view for every widget the page embeds.
     n_views = widget_view_count(page)

@@ -92,6 +92,7 @@ def test_sgd_step_and_training_match_torch_sgd():
     np.testing.assert_allclose(p["c"], net[2].bias.detach().numpy(), rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.trains
 def test_train_mlp_learns_xor_on_every_seed():
     # measured: final loss 0.004..0.02 on seeds 0-9; we ask for < 0.1
     for seed in range(5):

@@ -64,6 +64,7 @@ def test_static_embeddings_stay_fixed_and_fine_tuned_ones_move():
     assert [h["epoch"] for h in history] == [1, 2, 3]
 
 
+@pytest.mark.trains
 def test_training_separates_a_toy_sentiment_task_over_seeds():
     train, dev = _data(POS, NEG), _data(POS, NEG)
     for seed in range(3):

@@ -51,6 +51,7 @@ def test_window_examples_align_with_ngram_tokens():
     assert len(targets) == len(kn.token_logprobs(PETS))
 
 
+@pytest.mark.trains
 def test_training_generalises_from_cat_to_dog_over_seeds():
     # measured over 10 seeds (two offsets): P(fed | the dog gets) 0.55..0.87; Kneser-Ney 0.071
     X, Y = window_examples(PETS, VOCAB, k=3)
@@ -64,6 +65,7 @@ def test_training_generalises_from_cat_to_dog_over_seeds():
         assert math.exp(logp[0]) > 0.4 and p_kn < 0.15
 
 
+@pytest.mark.trains
 def test_training_is_reproducible_given_the_seed():
     X, Y = window_examples(PETS, VOCAB, k=3)
     a, b = WindowLM(len(VOCAB), seed=3), WindowLM(len(VOCAB), seed=3)

@@ -23,6 +23,7 @@ NER = [[("John", "B-PER"), ("Smith", "I-PER"), ("lives", "O"), ("in", "O"), ("Pa
     lambda: BiLSTMTagger(word_dim=16, hidden=16, min_count=1, crf=False, epochs=25, lr=0.05, batch_size=4,
                          seed=0),
 ], ids=["feature-crf", "feature-softmax", "bilstm-crf", "bilstm-softmax"])
+@pytest.mark.trains
 def test_taggers_learn_a_small_corpus(make):
     torch.set_num_threads(1)
     tagger = make().fit(NER)
