@@ -61,8 +61,9 @@ def test_the_build_environment_hides_progress_bars_and_checker_verdicts(monkeypa
         def connect(self, *args):
             pass
 
-    monkeypatch.delenv("TQDM_DISABLE", raising=False)
-    monkeypatch.delenv("NLP_BOOK_BUILD", raising=False)
+    for name in ("TQDM_DISABLE", "NLP_BOOK_BUILD"):
+        monkeypatch.setenv(name, "x")  # so that monkeypatch removes what setup() sets when the test ends
+        monkeypatch.delenv(name)
     done = CheckResult("Relative term frequency", "correct", "all checks passed. Well done!")
     assert "✅" in repr(done)
     book_ext.setup(App())
