@@ -46,7 +46,7 @@ $(VENV)/.installed: pyproject.toml constraints.txt requirements-nodeps.txt
 	$(BIN)/pip install -q --no-deps -r requirements-nodeps.txt
 	# seqeval (the tagging chapter's reference scorer) is only an sdist whose isolated build pulls a
 	# setuptools_scm that no longer builds it: build it against an older one, without isolation.
-	$(BIN)/pip install -q 'setuptools_scm<9'
+	$(BIN)/pip install -q 'setuptools_scm<9' setuptools wheel
 	$(BIN)/pip install -q --no-build-isolation seqeval==1.2.2
 	$(BIN)/python -m ipykernel install --sys-prefix --name python3 --display-name "Python 3" >/dev/null
 	touch $@

@@ -7,12 +7,15 @@ the same function with no dependency beyond IPython: it writes the value's displ
 cell's output with the metadata myst-nb reads (``scrapbook: {name, mime_prefix}``).
 
 In a live notebook nothing is shown (``display=False`` is the default), and the number appears in
-the page when the book is built.
+the page when the book is built. A numpy scalar is glued as the Python number it holds: numpy 2 shows
+``np.float64(0.92)``, which the ``{glue:text}`` role cannot format.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+import numpy as np
 
 __all__ = ["glue"]
 
@@ -36,6 +39,8 @@ def _emit(name: str, value: Any, display: bool) -> None:
     from IPython.core.formatters import format_display_data
     from IPython.display import display as ipy_display
 
+    if isinstance(value, np.generic):
+        value = value.item()  # np.float64(0.92) -> 0.92, so that {glue:text}`x:.2f` can format it
     bundle, metadata = format_display_data(value)
     prefix = "" if display else GLUE_PREFIX
     metadata["scrapbook"] = {"name": name, "mime_prefix": prefix}

@@ -34,3 +34,12 @@ def test_hidden_glue_shows_nothing_in_a_live_notebook():
 def test_bad_arguments_are_named(name, display, error):
     with pytest.raises(error, match="name|display"):
         glue(name, 1, display=display)
+
+
+def test_numpy_scalars_are_glued_as_the_python_numbers_they_hold():
+    """numpy 2 writes np.float64(0.5) as its text form, which {glue:text}`x:.2f` cannot format."""
+    import numpy as np
+
+    for value, plain in [(np.float64(0.9240057), 0.9240057), (np.int64(142), 142), (np.float32(0.5), 0.5)]:
+        ((data, _),) = _outputs(glue, "x", value)
+        assert data["application/papermill.record/text/plain"] == repr(plain)
