@@ -31,6 +31,8 @@ from .seeds import manual_seed
 from .seeds import rng as seeded_rng
 from .transformer import decoder_layer, decoder_params_from_torch, encoder_layer, encoder_params_from_torch
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["ReversalTask", "TinyTransformer", "train_reversal", "greedy_decode", "numpy_forward", "logit_lens"]
 
 BOS = "<s>"
@@ -138,7 +140,7 @@ def train_reversal(task: ReversalTask | None = None, steps: int = 300, batch_siz
     # Linear decay to 10% of lr: fast progress early, no late loss spikes from a large step size.
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: 1.0 - 0.9 * step / steps)
     losses = []
-    for _ in tqdm(range(steps), desc="training the reversal transformer", disable=not progress):
+    for _ in tqdm(range(steps), desc="training the reversal transformer", disable=not progress or hide_progress()):
         src, tgt_in, tgt_out = task.batch(rng, batch_size)
         logits = model(src, tgt_in)
         loss = nn.functional.cross_entropy(logits.reshape(-1, logits.shape[-1]), tgt_out.reshape(-1))

@@ -31,6 +31,8 @@ from ._checks import check_float, check_int, check_type
 from .bert import _forward, _texts, load_minilm
 from .seeds import manual_seed, torch_generator
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["encoder_features", "run_bert_layer", "SentenceClassifier", "train_classifier", "predict"]
 
 
@@ -131,7 +133,7 @@ def train_classifier(model: SentenceClassifier, hidden: torch.Tensor, attention_
     manual_seed(seed)  # dropout inside the top layer
     losses = []
     model.train()
-    bar = tqdm(total=epochs * -(-len(y) // batch_size), desc="fine-tuning", disable=not progress)
+    bar = tqdm(total=epochs * -(-len(y) // batch_size), desc="fine-tuning", disable=not progress or hide_progress())
     for _ in range(epochs):
         for idx in torch.randperm(len(y), generator=gen).split(batch_size):
             T = int(attention_mask[idx].sum(1).max())  # right padding: columns past T are all padding

@@ -45,6 +45,8 @@ from tqdm.auto import tqdm
 
 from ._checks import check_int, check_text
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["BPE", "pretokenize", "merge_pair", "apply_merges", "train_merges_naive", "byte_token"]
 
 # GPT-2's pre-tokenizer, written with Python's `re` (which has no \p{L}):
@@ -235,7 +237,7 @@ class BPE:
         heap = [(-c, a, b) for (a, b), c in pair_counts.items()]  # max count, then smallest ids
         heapq.heapify(heap)
         merges: list[tuple[int, int]] = []
-        with tqdm(total=num_merges, desc="BPE merges", disable=not progress) as bar:
+        with tqdm(total=num_merges, desc="BPE merges", disable=not progress or hide_progress()) as bar:
             while len(merges) < num_merges and heap:
                 neg, a, b = heapq.heappop(heap)
                 count = pair_counts.get((a, b), 0)

@@ -32,6 +32,8 @@ from ._checks import check_float, check_int, check_nonempty, check_text, check_t
 from .rnn_gradients import clip_grad_norm
 from .seeds import torch_generator
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["encode", "decode", "CharLM", "train_lm", "char_logprobs", "perplexity", "generate",
            "contextual_word_vector"]
 
@@ -147,7 +149,7 @@ def train_lm(model: CharLM, train_ids: Tensor, *, valid_ids: Tensor | None = Non
         valid_batch = torch.stack([valid_ids[s: s + seq_len + 1] for s in starts])  # (32, T+1)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     rows = []
-    bar = tqdm(range(steps), desc="training the LM", disable=not progress, leave=False)
+    bar = tqdm(range(steps), desc="training the LM", disable=not progress or hide_progress(), leave=False)
     for step in bar:
         model.train()
         starts = torch.randint(0, len(train_ids) - seq_len, (batch_size,), generator=gen)

@@ -13,11 +13,13 @@ the page when the book is built. A numpy scalar is glued as the Python number it
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
-__all__ = ["glue"]
+
+__all__ = ["glue", "hide_progress"]
 
 # The prefix myst-nb gives hidden glue outputs (myst_nb.ext.glue.GLUE_PREFIX).
 GLUE_PREFIX = "application/papermill.record/"
@@ -45,3 +47,13 @@ def _emit(name: str, value: Any, display: bool) -> None:
     prefix = "" if display else GLUE_PREFIX
     metadata["scrapbook"] = {"name": name, "mime_prefix": prefix}
     ipy_display({prefix + mime: data for mime, data in bundle.items()}, raw=True, metadata=metadata)
+
+
+def hide_progress() -> bool:
+    """True while the book is being built (``NLP_BOOK_BUILD=1``) or ``TQDM_DISABLE`` is set.
+
+    Training helpers pass ``disable=not progress or hide_progress()`` to tqdm, so a reader's live
+    kernel shows the bar while the web page gets no frozen progress widget. (tqdm reads
+    ``TQDM_DISABLE`` only as a default, which an explicit ``disable=False`` would override.)
+    """
+    return os.environ.get("NLP_BOOK_BUILD") == "1" or os.environ.get("TQDM_DISABLE", "").lower() in ("1", "true")

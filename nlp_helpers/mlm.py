@@ -33,6 +33,8 @@ from ._checks import check_array, check_float, check_int, check_type
 from .seeds import manual_seed
 from .seeds import rng as seeded_rng
 
+from nlp_helpers.display import hide_progress
+
 __all__ = [
     "IGNORE_INDEX",
     "select_positions",
@@ -204,7 +206,7 @@ def train_masked_lm(model: TinyMaskedLM, blocks: np.ndarray, *, mask_id: int, sp
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     model.train()
     losses = []
-    for _ in tqdm(range(steps), desc="masked LM", disable=not progress):
+    for _ in tqdm(range(steps), desc="masked LM", disable=not progress or hide_progress()):
         batch = blocks[rng.integers(0, len(blocks), batch_size)]
         inputs, labels = mask_tokens(batch, model.vocab_size, mask_id, special, rng, p)
         if (labels == IGNORE_INDEX).all():

@@ -28,6 +28,8 @@ from .rnn_gradients import clip_grad_norm
 from .seeds import rng as seeded_rng
 from .seeds import torch_generator
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["PAD", "UNK", "SequenceClassifier", "token_ids", "pad_sequences", "presence_task", "train_classifier", "accuracy"]
 
 PAD, UNK = 0, 1  # token ids reserved for padding and for words outside the vocabulary
@@ -162,7 +164,7 @@ def train_classifier(model: SequenceClassifier, tokens: Tensor, labels: Tensor, 
     opt = (torch.optim.Adam if optimizer == "adam" else torch.optim.SGD)(model.parameters(), lr=lr)
     rows, diverged = [], False
     model.train()
-    for step in tqdm(range(steps), desc="training", disable=not progress, leave=False):
+    for step in tqdm(range(steps), desc="training", disable=not progress or hide_progress(), leave=False):
         idx = torch.randint(0, tokens.shape[0], (batch_size,), generator=gen)
         logits = model(tokens[idx], None if lengths is None else lengths[idx])
         loss = nn.functional.cross_entropy(logits, labels[idx])

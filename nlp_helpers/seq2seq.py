@@ -37,6 +37,8 @@ from .rnn_gradients import clip_grad_norm
 from .seeds import rng as seeded_rng
 from .seeds import torch_generator
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["PAD", "BOS", "EOS", "SPECIALS", "reversal_task", "make_batch", "dot_attention", "Seq2Seq", "train_seq2seq", "evaluate",
            "error_cascade"]
 
@@ -197,7 +199,7 @@ def train_seq2seq(model: Seq2Seq, pairs: Sequence[tuple[Sequence[int], Sequence[
     data = make_batch(pairs)  # pad once; each step takes random rows
     rows = []
     model.train()
-    for step in tqdm(range(steps), desc="training seq2seq", disable=not progress, leave=False):
+    for step in tqdm(range(steps), desc="training seq2seq", disable=not progress or hide_progress(), leave=False):
         idx = torch.randint(0, len(pairs), (batch_size,), generator=gen)
         b = {k: v[idx] for k, v in data.items()}
         S, T = b["src_len"].max(), (b["tgt_out"] != PAD).sum(1).max()  # trim the batch's padding

@@ -35,6 +35,8 @@ from .seeds import rng as seeded_rng
 from .seeds import torch_generator
 from .word2vec_eval import WordVectors
 
+from nlp_helpers.display import hide_progress
+
 __all__ = [
     "Vocabulary", "build_vocab", "keep_probabilities", "noise_distribution", "noise_table",
     "encode_corpus", "skipgram_pairs", "cbow_examples", "sgns_loss", "sgns_gradients", "Word2Vec",
@@ -375,7 +377,7 @@ class Word2Vec(WordVectors):
                              f"seen min_count={self.min_count} times")
         n_expected = int(keep[ids].sum()) * self.epochs  # centres to process, for the learning-rate schedule
         done, self.loss_history = 0, []
-        bar = tqdm(total=n_expected, disable=not progress, unit="word", desc="word2vec " + ("sg" if self.sg else "cbow"))
+        bar = tqdm(total=n_expected, disable=not progress or hide_progress(), unit="word", desc="word2vec " + ("sg" if self.sg else "cbow"))
         for _epoch in range(self.epochs):
             kept = rng.random(len(ids)) < keep[ids]  # subsampling: drop frequent words, fresh each epoch
             step = self._epoch_sg if self.sg else self._epoch_cbow

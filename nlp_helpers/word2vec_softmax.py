@@ -28,6 +28,8 @@ from tqdm.auto import tqdm
 from ._checks import check_array, check_float, check_int, check_nonempty
 from .seeds import manual_seed, torch_generator
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["one_hot", "softmax", "cbow_forward", "skipgram_forward", "SoftmaxWord2Vec", "context_windows",
            "train_softmax_word2vec"]
 
@@ -173,7 +175,7 @@ def train_softmax_word2vec(
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     gen = torch_generator(seed)  # the order of the examples
     history = []
-    for _ in tqdm(range(epochs), desc="softmax " + ("CBOW" if cbow else "skip-gram"), disable=not progress):
+    for _ in tqdm(range(epochs), desc="softmax " + ("CBOW" if cbow else "skip-gram"), disable=not progress or hide_progress()):
         order, total = torch.randperm(len(target), generator=gen), 0.0
         for lo in range(0, len(target), batch_size):
             idx = order[lo:lo + batch_size]

@@ -78,3 +78,17 @@ def test_the_build_environment_hides_progress_bars_and_checker_verdicts(monkeypa
 def test_a_page_fixed_by_an_earlier_build_passes_unchanged():
     once = book_ext.fix_theme_accessibility(HEADER)
     assert book_ext.fix_theme_accessibility(once, "again.html") == once
+
+
+def test_code_toggles_are_named_by_their_text_and_the_bibliography_is_not_a_list():
+    toggle = ('<details class="admonition hide above-input"><summary aria-label="Toggle hidden content">'
+              '<p class="collapsed admonition-title">Show code cell source</p></summary></details>')
+    fixed = book_ext.fix_content_accessibility(toggle)
+    assert "<summary>" in fixed and "aria-label" not in fixed
+    assert book_ext.fix_content_accessibility(fixed) == fixed  # an incremental build's page passes again
+    refs = '<div role="list" class="citation-list"><div class="citation" role="doc-biblioentry"></div></div>'
+    assert 'role="list"' not in book_ext.fix_content_accessibility(refs)
+    with pytest.raises(ExtensionError, match="hide-input"):
+        book_ext.fix_content_accessibility(toggle.replace("aria-label=", "data-x="), "p.html")
+    with pytest.raises(ExtensionError, match="bibtex"):
+        book_ext.fix_content_accessibility(refs.replace('role="list" ', 'role="feed" '), "p.html")

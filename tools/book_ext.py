@@ -8,7 +8,8 @@ This drops exact duplicate script entries before a page is written.
 parser ends a script element at any case of "</script". Widget state carries text from data
 (tokens, documents), so every "</" in it is written as "<\/" (the same JSON string).
 
-3. Two controls of pydata-sphinx-theme fail axe-core's "label-content-name-mismatch" check
+3. Two controls of pydata-sphinx-theme (and two pieces of myst-nb's and sphinxcontrib-bibtex's
+markup, see ``fix_content_accessibility``) fail axe-core's "label-content-name-mismatch" check
 (a screen-reader user who says the visible label cannot activate them): the search button
 is labelled "Search" but shows "Search Ctrl+K", and the colour-mode button is labelled
 "Color mode" while its icons carry the titles "Light"/"Dark". After the build, the search
@@ -70,6 +71,12 @@ def _clean_scripts(app: Any, pagename: str, templatename: str, context: dict, do
     context["script_files"] = unique
 
 
+# myst-nb's "hide-input" toggle is labelled "Toggle hidden content" while it shows "Show code cell
+# source" (axe: label-content-name-mismatch); its visible text should be its name.
+_HIDE_INPUT_SUMMARY = '<summary aria-label="Toggle hidden content">'
+# sphinxcontrib-bibtex gives the reference list role="list" but its entries are doc-biblioentry
+# divs, not list items (axe: aria-required-children); the list role is dropped.
+_CITATION_LIST = '<div role="list" class="citation-list">'
 _THEBE_CONFIG = "const THEBE_JS_URL"
 _WIDGET_STATE_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-state\+json">(.*?)</script>', re.S)
 
@@ -94,6 +101,20 @@ def fix_theme_accessibility(html: str, page: str = "page") -> str:
     return html
 
 
+def fix_content_accessibility(html: str, page: str = "page") -> str:
+    """Name the code-cell toggles by their visible text; drop the bibliography's misleading list role.
+
+    Raises ``ExtensionError`` when a page has the markup these fixes are for in a form they do not know.
+    """
+    html = html.replace(_HIDE_INPUT_SUMMARY, "<summary>")
+    if "hide above-input" in html and "<summary>" not in html:
+        raise ExtensionError(f"tools/book_ext.py: {page}: myst-nb's hide-input toggle markup changed; update the fix")
+    html = html.replace(_CITATION_LIST, '<div class="citation-list">')
+    if 'class="citation-list"' in html and '<div class="citation-list">' not in html:
+        raise ExtensionError(f"tools/book_ext.py: {page}: sphinxcontrib-bibtex's list markup changed; update the fix")
+    return html
+
+
 def check_page(html: str, page: str = "page") -> None:
     """Post-conditions of the script rewrites: one thebe configuration, no ``</`` inside widget state."""
     if html.count(_THEBE_CONFIG) > 1:
@@ -112,7 +133,7 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
     for page in pages:
         html = page.read_text(encoding="utf-8")
         name = str(page.relative_to(app.outdir))
-        fixed = fix_theme_accessibility(html, name)
+        fixed = fix_content_accessibility(fix_theme_accessibility(html, name), name)
         check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")

@@ -29,6 +29,8 @@ from ..seeds import rng as seeded_rng
 from .activations import ACTIVATIONS, activate, activation_derivative, softmax
 from .initialisation import INITS, init_weight
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["PARAM_NAMES", "cross_entropy", "init_mlp", "mlp_backward", "mlp_forward", "sgd_step", "train_mlp"]
 
 PARAM_NAMES = ("W", "b", "U", "c")
@@ -139,7 +141,7 @@ def sgd_step(params: dict, grads: dict, lr: float) -> dict[str, np.ndarray]:
 
 def _train(params, X, y, activation, lr, epochs, progress):
     losses = []
-    for _ in tqdm(range(epochs), disable=not progress, desc="MLP"):
+    for _ in tqdm(range(epochs), disable=not progress or hide_progress(), desc="MLP"):
         probs, cache = _forward(params, X, activation)
         losses.append(cross_entropy(probs, y))
         grads = _backward(params, cache, probs, y)

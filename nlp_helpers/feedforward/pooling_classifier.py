@@ -34,6 +34,8 @@ from .._checks import (
 )
 from ..seeds import manual_seed, rng, torch_generator
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["PAD", "POOLINGS", "UNK", "PoolingClassifier", "accuracy", "encode_texts", "pretrained_matrix", "train_classifier"]
 
 POOLINGS = ("mean", "sum", "max")
@@ -159,7 +161,7 @@ def _train(model, train, dev, epochs, lr, batch_size, gen, progress):
     ids, labels = train
     opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=lr)
     history, best = [], (-1.0, None)
-    for epoch in tqdm(range(1, epochs + 1), disable=not progress, desc="classifier"):
+    for epoch in tqdm(range(1, epochs + 1), disable=not progress or hide_progress(), desc="classifier"):
         model.train()
         total = 0.0
         order = torch.randperm(len(labels), generator=gen)

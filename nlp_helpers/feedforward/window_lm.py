@@ -30,6 +30,8 @@ from .._checks import check_array, check_float, check_int, check_nonempty, check
 from ..data.splits import BOS, EOS, UNK
 from ..seeds import manual_seed, torch_generator
 
+from nlp_helpers.display import hide_progress
+
 __all__ = ["WindowLM", "lm_vocabulary", "token_logprobs", "train_window_lm", "window_examples"]
 
 
@@ -130,7 +132,7 @@ def _train(model, X, Y, steps, batch_size, lr, gen, progress):
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda s: 1.0 - s / steps)  # linear decay to 0
     model.train()
     losses, order, pos = [], torch.randperm(len(Y), generator=gen), 0
-    for _ in tqdm(range(steps), disable=not progress, desc="window LM", unit="step"):
+    for _ in tqdm(range(steps), disable=not progress or hide_progress(), desc="window LM", unit="step"):
         if pos + batch_size > len(Y) and pos > 0:  # start a new shuffled pass
             order, pos = torch.randperm(len(Y), generator=gen), 0
         idx = order[pos:pos + batch_size]

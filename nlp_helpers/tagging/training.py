@@ -19,6 +19,7 @@ from nlp_helpers._checks import check_float, check_int
 from nlp_helpers.seeds import manual_seed, torch_generator
 from nlp_helpers.tagging.baseline import check_tagged_sentences
 from nlp_helpers.tagging.crf import CRFLayer
+from nlp_helpers.display import hide_progress
 
 __all__ = ["TorchTagger"]
 
@@ -86,7 +87,7 @@ class TorchTagger:
         order = sorted(range(len(data)), key=lambda i: len(data[i][1]))
         batches = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
         self.losses = []
-        bar = tqdm(total=self.epochs * len(batches), desc="training", disable=not progress, leave=False)
+        bar = tqdm(total=self.epochs * len(batches), desc="training", disable=not progress or hide_progress(), leave=False)
         # The batches keep their members across epochs (only their order changes), so each is
         # padded and turned into tensors once.
         prepared = [self._batch([data[i] for i in b]) for b in batches]
