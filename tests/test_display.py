@@ -43,3 +43,18 @@ def test_numpy_scalars_are_glued_as_the_python_numbers_they_hold():
     for value, plain in [(np.float64(0.9240057), 0.9240057), (np.int64(142), 142), (np.float32(0.5), 0.5)]:
         ((data, _),) = _outputs(glue, "x", value)
         assert data["application/papermill.record/text/plain"] == repr(plain)
+
+
+def test_hide_progress_follows_the_build_environment(monkeypatch):
+    from nlp_helpers.display import hide_progress
+
+    for name in ("NLP_BOOK_BUILD", "TQDM_DISABLE"):
+        monkeypatch.delenv(name, raising=False)
+    assert hide_progress() is False
+    monkeypatch.setenv("NLP_BOOK_BUILD", "1")
+    assert hide_progress() is True
+    monkeypatch.delenv("NLP_BOOK_BUILD")
+    monkeypatch.setenv("TQDM_DISABLE", "1")
+    assert hide_progress() is True
+    monkeypatch.setenv("TQDM_DISABLE", "0")
+    assert hide_progress() is False
