@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from .display import hide_progress
 from ._checks import check_float, check_int, check_nonempty, check_text
 from .sampling import apply_repetition_penalty, filtered_probs, sample
 from .seeds import seed as offset_seed
@@ -140,7 +141,7 @@ def generate_many(
     out_ids = np.zeros((n, max_new_tokens), dtype=np.int64)
     out_lp = np.zeros((n, max_new_tokens))
     steps = range(max_new_tokens)
-    if progress:
+    if progress and not hide_progress():  # no frozen bar on the web page
         from tqdm.auto import tqdm
 
         steps = tqdm(steps, desc="generating", unit="token")

@@ -29,6 +29,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from .display import hide_progress
 from ._checks import check_array, check_float, check_int, check_nonempty, check_text, check_type
 from .seeds import torch_generator
 
@@ -269,7 +270,7 @@ def train(
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     history = [{"step": 0, "train_loss": math.nan, "valid_loss": estimate_loss(model, valid_data), "seconds": 0.0}]
     bar = range(1, steps + 1)
-    if progress:
+    if progress and not hide_progress():  # no frozen bar on the web page
         from tqdm.auto import tqdm
 
         bar = tqdm(bar, desc="training TinyGPT", unit="step")
@@ -288,7 +289,7 @@ def train(
                    "seconds": time.perf_counter() - start}
             history.append(row)
             recent = []
-            if progress:
+            if hasattr(bar, "set_postfix"):  # a tqdm bar, not the plain range
                 bar.set_postfix(valid=f"{row['valid_loss']:.2f}")
     model.eval()
     return history
