@@ -21,7 +21,7 @@ help:
 	@sed -n 's/^#   //p' Makefile
 
 book: install assets prepare
-	$(BIN)/python tools/execute_book.py
+	$(BIN)/python -m tools.execute_book
 	$(BIN)/jupyter-book build . $(JB_FLAGS)
 	@echo
 	@echo "The book is built. Open file://$(CURDIR)/_build/html/index.html"
@@ -60,7 +60,7 @@ _vendor/.stamp: package.json package-lock.json tools/vendor_assets.sh tools/widg
 
 # One-time conversions (e.g. SmolLM2 GGUF -> safetensors cache) so chapters start fast.
 prepare: install
-	@if [ -f nlp_helpers/llm.py ]; then $(BIN)/python -m nlp_helpers.llm prepare; fi
+	@if [ -f nlp_helpers/sampling/llm.py ]; then $(BIN)/python -m nlp_helpers.sampling.llm prepare; fi
 
 serve:
 	cd _build/html && $(BIN)/python -m http.server 8000 --bind 127.0.0.1
@@ -69,11 +69,11 @@ lab: install
 	$(BIN)/jupyter lab book/
 
 student: install
-	$(BIN)/python -m nlp_helpers.notebooks student student/ $$($(BIN)/python tools/toc_notebooks.py)
+	$(BIN)/python -m tools.notebooks student student/ $$($(BIN)/python -m tools.toc_notebooks)
 	@echo "Student notebooks (solutions removed) are in student/"
 
 benchmarks: install
-	$(BIN)/python benchmarks/run_all.py
+	$(BIN)/python -m benchmarks.run_all
 
 clean:
 	rm -rf _build _vendor student .pytest_cache .venv-colab

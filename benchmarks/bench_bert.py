@@ -11,21 +11,21 @@ Rows:
 * ``topics.c_tf_idf`` vs a scikit-learn ``CountVectorizer`` + numpy version of BERTopic's
   formula on the 300 Lee background documents in 6 groups; target: |diff| <= 1e-12.
 
-Run: ``python benchmarks/bench_bert.py``.
+Run: ``python -m benchmarks.bench_bert``.
 """
 
 from __future__ import annotations
 
 import math
 import re
-import time
 
 import numpy as np
 
-from timing import best_of  # a sibling module: benchmarks/ is on sys.path
-from nlp_helpers import bert, topics
-from nlp_helpers.data import lee_background, lee_documents
-from nlp_helpers.wordpiece import load_vocab, wordpiece_tokenize
+from benchmarks.timing import best_of
+from nlp_helpers.bert import minilm as bert
+from nlp_helpers.bert import topics
+from nlp_helpers.bert.wordpiece import load_vocab, wordpiece_tokenize
+from nlp_helpers.data.corpora import lee_background, lee_documents
 
 
 def _best(fn, repeat: int = 3) -> float:
@@ -46,15 +46,25 @@ def _wordpiece_rows() -> list[dict]:
     ours = [wordpiece_tokenize(t, vocab) for t in texts]
     t_ours = _best(lambda: [wordpiece_tokenize(t, vocab) for t in texts])
     rows = []
-    for name, tokenize, slower in [("tokenizers (Rust, tokenizer.json)", lambda t: rust.encode(t, add_special_tokens=False).tokens, None),
-                                   ("transformers BertTokenizerLegacy (Python)", legacy.tokenize, 5.0)]:
+    for name, tokenize, slower in [
+        ("tokenizers (Rust, tokenizer.json)", lambda t: rust.encode(t, add_special_tokens=False).tokens, None),
+        ("transformers BertTokenizerLegacy (Python)", legacy.tokenize, 5.0),
+    ]:
         agree = sum(o == tokenize(t) for o, t in zip(ours, texts))
         t_ref = _best(lambda: [tokenize(t) for t in texts])
         met = agree == len(texts) and (slower is None or t_ours <= slower * t_ref)
-        rows.append({"helper": "wordpiece.wordpiece_tokenize", "reference": name,
-                     "agreement": f"{agree}/{len(texts)} sentences identical", "ours_s": t_ours, "reference_s": t_ref,
-                     "target": "identical" + ("" if slower is None else f", time <= {slower:g}x"), "met": met,
-                     "note": f"{sum(map(len, ours)):,} tokens from the Lee corpora"})
+        rows.append(
+            {
+                "helper": "wordpiece.wordpiece_tokenize",
+                "reference": name,
+                "agreement": f"{agree}/{len(texts)} sentences identical",
+                "ours_s": t_ours,
+                "reference_s": t_ref,
+                "target": "identical" + ("" if slower is None else f", time <= {slower:g}x"),
+                "met": met,
+                "note": f"{sum(map(len, ours)):,} tokens from the Lee corpora",
+            }
+        )
     return rows
 
 
@@ -70,10 +80,18 @@ def _sentence_embedding_row() -> list[dict]:
     diff = float(np.abs(ours - ref).max())
     t_ours = _best(lambda: bert.sentence_embeddings(docs), repeat=2)
     t_ref = _best(lambda: reference.encode(docs, batch_size=32), repeat=2)
-    return [{"helper": "bert.sentence_embeddings", "reference": "sentence_transformers.SentenceTransformer.encode",
-             "agreement": f"max |diff| {diff:.1e}", "ours_s": t_ours, "reference_s": t_ref,
-             "target": "|diff| <= 1e-5, time <= 1.5x", "met": diff <= 1e-5 and t_ours <= 1.5 * t_ref,
-             "note": "50 Lee documents, up to 256 tokens, mean pooling + L2 normalisation"}]
+    return [
+        {
+            "helper": "bert.sentence_embeddings",
+            "reference": "sentence_transformers.SentenceTransformer.encode",
+            "agreement": f"max |diff| {diff:.1e}",
+            "ours_s": t_ours,
+            "reference_s": t_ref,
+            "target": "|diff| <= 1e-5, time <= 1.5x",
+            "met": diff <= 1e-5 and t_ours <= 1.5 * t_ref,
+            "note": "50 Lee documents, up to 256 tokens, mean pooling + L2 normalisation",
+        }
+    ]
 
 
 def _c_tf_idf_row() -> list[dict]:
@@ -95,9 +113,18 @@ def _c_tf_idf_row() -> list[dict]:
 
     ref, ref_terms = reference()
     diff = float(np.abs(ours - ref).max()) if terms == ref_terms else math.inf
-    return [{"helper": "topics.c_tf_idf", "reference": "sklearn CountVectorizer + BERTopic's formula (numpy)",
-             "agreement": f"max |diff| {diff:.1e}", "ours_s": t_ours, "reference_s": _best(reference),
-             "target": "|diff| <= 1e-12", "met": diff <= 1e-12, "note": "300 Lee documents in 6 groups"}]
+    return [
+        {
+            "helper": "topics.c_tf_idf",
+            "reference": "sklearn CountVectorizer + BERTopic's formula (numpy)",
+            "agreement": f"max |diff| {diff:.1e}",
+            "ours_s": t_ours,
+            "reference_s": _best(reference),
+            "target": "|diff| <= 1e-12",
+            "met": diff <= 1e-12,
+            "note": "300 Lee documents in 6 groups",
+        }
+    ]
 
 
 def run() -> list[dict]:

@@ -1,4 +1,4 @@
-"""Benchmarks of the n-gram chapter's helpers (``nlp_helpers.ngram``) against ``nltk.lm``.
+"""Benchmarks of the n-gram chapter's helpers (``nlp_helpers.ngram.models``) against ``nltk.lm``.
 
 Both libraries get the same events: our padding (n-1 ``<s>``, one ``</s>``) and, for every
 predicted position, the n-grams of orders 1..n ending there; nltk's vocabulary is our V without
@@ -20,26 +20,21 @@ Rows (see CONTRIBUTING.md, "Benchmarks"):
 5. ``NGramLM(4).fit`` on all three splits (~1.0M tokens) vs nltk's ``fit`` on the same
    n-grams. Target: ours under 10 s.
 
-Times are the best of ``REPEATS`` runs for ours, one run for nltk. Run: ``python benchmarks/bench_ngram.py``.
+Times are the best of ``REPEATS`` runs for ours, one run for nltk. Run: ``python -m benchmarks.bench_ngram``.
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from timing import best_of  # noqa: E402  (a sibling module: benchmarks/ is on sys.path)
 
 from nltk.lm import KneserNeyInterpolated, Laplace  # noqa: E402
 from nltk.lm import StupidBackoff as NltkStupidBackoff  # noqa: E402
 from nltk.lm.smoothing import KneserNey  # noqa: E402
 from nltk.lm.vocabulary import Vocabulary  # noqa: E402
 
+from benchmarks.timing import best_of
 from nlp_helpers.data.splits import word_lm_split  # noqa: E402
-from nlp_helpers.ngram import NGramLM, StupidBackoff  # noqa: E402
+from nlp_helpers.ngram.models import NGramLM, StupidBackoff  # noqa: E402
 
 REPEATS = 3
 
@@ -56,7 +51,7 @@ def _once(fn):
 
 def _nltk_ngrams(sentence, n):
     toks = ["<s>"] * (n - 1) + list(sentence) + ["</s>"]
-    return [tuple(toks[i - k + 1:i + 1]) for i in range(n - 1, len(toks)) for k in range(1, n + 1)]
+    return [tuple(toks[i - k + 1 : i + 1]) for i in range(n - 1, len(toks)) for k in range(1, n + 1)]
 
 
 def _top_ngrams(sentences, n):
@@ -97,11 +92,17 @@ def bench_laplace(train, valid) -> dict:
 
     pp_ref, t_ref = _once(nltk_run)
     rel = abs(pp_ours - pp_ref) / pp_ref
-    return {"helper": "nlp_helpers.ngram.NGramLM(3, 'laplace') fit + perplexity", "reference": "nltk.lm.Laplace",
-            "agreement": 1.0 - rel, "ours_s": t_ours, "reference_s": t_ref,
-            "target": "equal perplexity (rel. 1e-9), ours faster", "met": rel < 1e-9 and t_ours < t_ref,
-            "note": f"train {sum(map(len, train)):,} tokens, validation {sum(map(len, evaluation)):,} in-vocabulary "
-                    f"tokens; perplexity ours {pp_ours:.3f} vs nltk {pp_ref:.3f}; speed-up {t_ref / t_ours:.0f}x"}
+    return {
+        "helper": "nlp_helpers.ngram.models.NGramLM(3, 'laplace') fit + perplexity",
+        "reference": "nltk.lm.Laplace",
+        "agreement": 1.0 - rel,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "equal perplexity (rel. 1e-9), ours faster",
+        "met": rel < 1e-9 and t_ours < t_ref,
+        "note": f"train {sum(map(len, train)):,} tokens, validation {sum(map(len, evaluation)):,} in-vocabulary "
+        f"tokens; perplexity ours {pp_ours:.3f} vs nltk {pp_ref:.3f}; speed-up {t_ref / t_ours:.0f}x",
+    }
 
 
 def bench_kneser_ney(train, valid) -> list[dict]:
@@ -126,18 +127,28 @@ def bench_kneser_ney(train, valid) -> list[dict]:
     rel, rel_raw = abs(pp_ours - pp_ref) / pp_ref, abs(pp_ours - pp_raw) / pp_raw
     size = f"subset: train {sum(map(len, train)):,} tokens, {len(evaluation):,} evaluation tokens"
     return [
-        {"helper": "nlp_helpers.ngram.NGramLM(3, 'kneser_ney') fit + perplexity",
-         "reference": "nltk.lm.KneserNeyInterpolated, unigram level with uniform share (#3211 fix)",
-         "agreement": 1.0 - rel, "ours_s": t_ours, "reference_s": t_ref,
-         "target": "equal perplexity (rel. 1e-9), ours >= 20x faster", "met": rel < 1e-9 and t_ref >= 20 * t_ours,
-         "note": f"{size} (nltk scans all contexts per call; too slow for the full split); perplexity ours "
-                 f"{pp_ours:.4f} vs nltk {pp_ref:.4f}; speed-up {t_ref / t_ours:.0f}x"},
-        {"helper": "nlp_helpers.ngram.NGramLM(3, 'kneser_ney') fit + perplexity",
-         "reference": "nltk.lm.KneserNeyInterpolated as shipped (nltk 3.10)",
-         "agreement": 1.0 - rel_raw, "ours_s": t_ours, "reference_s": t_raw,
-         "target": "information: differs only in the unigram level", "met": True,
-         "note": f"{size}; perplexity ours {pp_ours:.4f} vs nltk {pp_raw:.4f} (rel. diff {rel_raw:.2e}); nltk's unigram "
-                 "level has no uniform share, so a word never seen after another word gets P = 0 (nltk#3211)"},
+        {
+            "helper": "nlp_helpers.ngram.models.NGramLM(3, 'kneser_ney') fit + perplexity",
+            "reference": "nltk.lm.KneserNeyInterpolated, unigram level with uniform share (#3211 fix)",
+            "agreement": 1.0 - rel,
+            "ours_s": t_ours,
+            "reference_s": t_ref,
+            "target": "equal perplexity (rel. 1e-9), ours >= 20x faster",
+            "met": rel < 1e-9 and t_ref >= 20 * t_ours,
+            "note": f"{size} (nltk scans all contexts per call; too slow for the full split); perplexity ours "
+            f"{pp_ours:.4f} vs nltk {pp_ref:.4f}; speed-up {t_ref / t_ours:.0f}x",
+        },
+        {
+            "helper": "nlp_helpers.ngram.models.NGramLM(3, 'kneser_ney') fit + perplexity",
+            "reference": "nltk.lm.KneserNeyInterpolated as shipped (nltk 3.10)",
+            "agreement": 1.0 - rel_raw,
+            "ours_s": t_ours,
+            "reference_s": t_raw,
+            "target": "information: differs only in the unigram level",
+            "met": True,
+            "note": f"{size}; perplexity ours {pp_ours:.4f} vs nltk {pp_raw:.4f} (rel. diff {rel_raw:.2e}); nltk's unigram "
+            "level has no uniform share, so a word never seen after another word gets P = 0 (nltk#3211)",
+        },
     ]
 
 
@@ -149,11 +160,17 @@ def bench_stupid_backoff(train, valid) -> dict:
     _, t_ref_fit = _once(lambda: ref.fit(_nltk_ngrams(s, 3) for s in train))
     theirs, t_ref_score = _once(lambda: [ref.score(w, c) for w, c in events])
     same = max(abs(a - b) for a, b in zip(ours, theirs)) <= 1e-12
-    return {"helper": "nlp_helpers.ngram.StupidBackoff(3) fit + 2,000 scores", "reference": "nltk.lm.StupidBackoff",
-            "agreement": float(sum(abs(a - b) <= 1e-12 for a, b in zip(ours, theirs)) / len(events)),
-            "ours_s": t_fit + t_score, "reference_s": t_ref_fit + t_ref_score, "target": "identical scores", "met": same,
-            "note": f"train {sum(map(len, train)):,} tokens; scores one at a time (our vectorised path is for whole "
-                    f"vocabularies); fit ours {t_fit:.2f} s vs nltk {t_ref_fit:.2f} s"}
+    return {
+        "helper": "nlp_helpers.ngram.models.StupidBackoff(3) fit + 2,000 scores",
+        "reference": "nltk.lm.StupidBackoff",
+        "agreement": float(sum(abs(a - b) <= 1e-12 for a, b in zip(ours, theirs)) / len(events)),
+        "ours_s": t_fit + t_score,
+        "reference_s": t_ref_fit + t_ref_score,
+        "target": "identical scores",
+        "met": same,
+        "note": f"train {sum(map(len, train)):,} tokens; scores one at a time (our vectorised path is for whole "
+        f"vocabularies); fit ours {t_fit:.2f} s vs nltk {t_ref_fit:.2f} s",
+    }
 
 
 def bench_fit_million(sentences) -> dict:
@@ -161,11 +178,17 @@ def bench_fit_million(sentences) -> dict:
     ref = KneserNeyInterpolated(4, vocabulary=_vocab(lm))
     _, t_ref = _once(lambda: ref.fit(_nltk_ngrams(s, 4) for s in sentences))
     same = all(lm.n_distinct(k) == sum(len(ref.counts[k][ctx]) for ctx in ref.counts[k]) for k in (2, 3, 4))
-    return {"helper": "nlp_helpers.ngram.NGramLM(4).fit", "reference": "nltk.lm fit (counting the same n-grams)",
-            "agreement": 1.0 if same else 0.0, "ours_s": t_ours, "reference_s": t_ref,
-            "target": "fit ~1M tokens in < 10 s, same number of distinct n-grams", "met": same and t_ours < 10,
-            "note": f"{sum(map(len, sentences)):,} tokens ({len(sentences):,} sentences, all three splits); "
-                    f"distinct 4-grams {lm.n_distinct(4):,}"}
+    return {
+        "helper": "nlp_helpers.ngram.models.NGramLM(4).fit",
+        "reference": "nltk.lm fit (counting the same n-grams)",
+        "agreement": 1.0 if same else 0.0,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "fit ~1M tokens in < 10 s, same number of distinct n-grams",
+        "met": same and t_ours < 10,
+        "note": f"{sum(map(len, sentences)):,} tokens ({len(sentences):,} sentences, all three splits); "
+        f"distinct 4-grams {lm.n_distinct(4):,}",
+    }
 
 
 def run() -> list[dict]:

@@ -7,7 +7,7 @@ Rows:
 * BPTT gradients through our LSTM vs autograd through ``nn.LSTM`` (all weights, input, state).
 * ``rnn_gradients.clip_grad_norm`` vs ``torch.nn.utils.clip_grad_norm_``.
 * ``charlm.CharLM`` trained longer (256 units, 2,000 steps of 32 x 64 characters) vs the
-  Kneser-Ney 7-gram of ``nlp_helpers.ngram``, both on the whole ``char_lm_split()["train"]``
+  Kneser-Ney 7-gram of ``nlp_helpers.ngram.models``, both on the whole ``char_lm_split()["train"]``
   (the notebook uses its first quarter) and scored on the same validation characters. In the
   notebook (128 units, 200 steps) the n-gram wins; the target is that the longer-trained LSTM
   wins. On a laptop CPU it does not yet (see the row's numbers): LSTMs overtake n-gram models
@@ -16,12 +16,11 @@ Rows:
   (times: training only).
 
 Set ``BENCH_RNN_QUICK=1`` for a fast smoke run (tiny LM training; the LM target is then not
-expected to be met). Run: ``python benchmarks/bench_rnn.py``.
+expected to be met). Run: ``python -m benchmarks.bench_rnn``.
 """
 
 from __future__ import annotations
 
-import math
 import os
 import time
 
@@ -29,13 +28,13 @@ import numpy as np
 import torch
 from torch import nn
 
-from timing import best_of  # a sibling module: benchmarks/ is on sys.path
-from nlp_helpers.charlm import CharLM, char_logprobs, encode, train_lm
+from benchmarks.timing import best_of
 from nlp_helpers.data.splits import char_lm_split, char_vocabulary
-from nlp_helpers.ngram import NGramLM
-from nlp_helpers.rnn import StackedRNN, load_from_torch, run_cell
-from nlp_helpers.rnn_gradients import clip_grad_norm
-from nlp_helpers.seq2seq import Seq2Seq, evaluate, reversal_task, train_seq2seq
+from nlp_helpers.ngram.models import NGramLM
+from nlp_helpers.rnn.cells import StackedRNN, load_from_torch, run_cell
+from nlp_helpers.rnn.charlm import CharLM, char_logprobs, encode, train_lm
+from nlp_helpers.rnn.gradients import clip_grad_norm
+from nlp_helpers.rnn.seq2seq import Seq2Seq, evaluate, reversal_task, train_seq2seq
 
 AGREE = 1e-10
 QUICK = os.environ.get("BENCH_RNN_QUICK") == "1"
@@ -50,8 +49,11 @@ def _cells() -> list[dict]:
     torch.manual_seed(0)
     B, T, d_in, H = 32, 100, 64, 128
     x = torch.randn(B, T, d_in, dtype=torch.float64)
-    for name, cell_cls, layer_cls in [("LSTMCell", nn.LSTMCell, nn.LSTM), ("GRUCell", nn.GRUCell, nn.GRU),
-                                      ("RNNCell", nn.RNNCell, nn.RNN)]:
+    for name, cell_cls, layer_cls in [
+        ("LSTMCell", nn.LSTMCell, nn.LSTM),
+        ("GRUCell", nn.GRUCell, nn.GRU),
+        ("RNNCell", nn.RNNCell, nn.RNN),
+    ]:
         ref = cell_cls(d_in, H).double()
         ours = load_from_torch(ref)
         fused = layer_cls(d_in, H, batch_first=True).double()
@@ -77,12 +79,19 @@ def _cells() -> list[dict]:
             t_ref = _best(torch_loop)
             t_fused = _best(lambda: fused(x))
         diff = max((got - want).abs().max().item(), (got - want_fused).abs().max().item())
-        rows.append({"helper": f"rnn.{name} + run_cell", "reference": f"torch.nn.{name} in the same loop",
-                     "agreement": f"max |diff| {diff:.1e} (also vs fused nn.{layer_cls.__name__})",
-                     "ours_s": t_ours, "reference_s": t_ref, "target": f"|diff| <= {AGREE:g}, time <= 3x the torch loop",
-                     "met": diff <= AGREE and t_ours <= 3 * t_ref,
-                     "note": f"B={B}, T={T}, d_in={d_in}, H={H}, float64, forward only; fused nn.{layer_cls.__name__}: "
-                             f"{t_fused * 1e3:.1f} ms"})
+        rows.append(
+            {
+                "helper": f"rnn.{name} + run_cell",
+                "reference": f"torch.nn.{name} in the same loop",
+                "agreement": f"max |diff| {diff:.1e} (also vs fused nn.{layer_cls.__name__})",
+                "ours_s": t_ours,
+                "reference_s": t_ref,
+                "target": f"|diff| <= {AGREE:g}, time <= 3x the torch loop",
+                "met": diff <= AGREE and t_ours <= 3 * t_ref,
+                "note": f"B={B}, T={T}, d_in={d_in}, H={H}, float64, forward only; fused nn.{layer_cls.__name__}: "
+                f"{t_fused * 1e3:.1f} ms",
+            }
+        )
     return rows
 
 
@@ -113,11 +122,17 @@ def _bptt() -> dict:
             cell = ours.cells[layer * 2 + d]
             w_ih = getattr(ref, f"weight_ih_l{layer}{suffix}").grad
             for k, gate in enumerate(cell.gates):
-                diff = max(diff, (cell.W[gate].grad - w_ih[k * H:(k + 1) * H]).abs().max().item())
-    return {"helper": "rnn.StackedRNN (BPTT through run_cell)", "reference": "autograd through torch.nn.LSTM",
-            "agreement": f"max |diff| {diff:.1e} (input and W gradients)", "ours_s": t_ours, "reference_s": t_ref,
-            "target": f"|diff| <= {AGREE:g}", "met": diff <= AGREE,
-            "note": "2 layers, bidirectional, B=8, T=40, H=32, float64, forward + backward"}
+                diff = max(diff, (cell.W[gate].grad - w_ih[k * H : (k + 1) * H]).abs().max().item())
+    return {
+        "helper": "rnn.StackedRNN (BPTT through run_cell)",
+        "reference": "autograd through torch.nn.LSTM",
+        "agreement": f"max |diff| {diff:.1e} (input and W gradients)",
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": f"|diff| <= {AGREE:g}",
+        "met": diff <= AGREE,
+        "note": "2 layers, bidirectional, B=8, T=40, H=32, float64, forward + backward",
+    }
 
 
 def _clipping() -> dict:
@@ -139,12 +154,16 @@ def _clipping() -> dict:
     diff = max((a.grad - b.grad).abs().max().item() for a, b in zip(ours, theirs))
     t_ours = _best(lambda: (reset(ours), clip_grad_norm(ours, 1.0)))
     t_ref = _best(lambda: (reset(theirs), torch.nn.utils.clip_grad_norm_(theirs, 1.0)))
-    return {"helper": "rnn_gradients.clip_grad_norm", "reference": "torch.nn.utils.clip_grad_norm_",
-            "agreement": f"norm: rel. diff {rel_norm:.1e}; clipped gradients: max |diff| {diff:.1e}",
-            "ours_s": t_ours, "reference_s": t_ref,
-            "target": "rel. diff of the norm <= 1e-5, |diff| <= 1e-6, time <= 3x torch",
-            "met": rel_norm <= 1e-5 and diff <= 1e-6 and t_ours <= 3 * t_ref,
-            "note": "4 float32 tensors, ~350k numbers, max_norm 1 (torch adds 1e-6 to the norm)"}
+    return {
+        "helper": "rnn_gradients.clip_grad_norm",
+        "reference": "torch.nn.utils.clip_grad_norm_",
+        "agreement": f"norm: rel. diff {rel_norm:.1e}; clipped gradients: max |diff| {diff:.1e}",
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "rel. diff of the norm <= 1e-5, |diff| <= 1e-6, time <= 3x torch",
+        "met": rel_norm <= 1e-5 and diff <= 1e-6 and t_ours <= 3 * t_ref,
+        "note": "4 float32 tensors, ~350k numbers, max_norm 1 (torch adds 1e-6 to the norm)",
+    }
 
 
 def _language_model() -> dict:
@@ -165,11 +184,17 @@ def _language_model() -> dict:
     logp = char_logprobs(lm, encode(valid_text, vocab))
     t_lm = time.perf_counter() - start
     ppl_lm = float(np.exp(-logp.mean()))
-    return {"helper": f"charlm.CharLM ({hidden} units, {steps} steps)", "reference": "ngram.NGramLM(7, 'kneser_ney')",
-            "agreement": f"validation perplexity {ppl_lm:.3f} vs {ppl_ngram:.3f}", "ours_s": t_lm,
-            "reference_s": t_ngram, "target": "LSTM perplexity < 7-gram perplexity", "met": bool(ppl_lm < ppl_ngram),
-            "note": f"same {len(train_text):,} training and {len(valid_text) - 1:,} scored validation characters "
-                    f"(char_lm_split); times include training/fitting and scoring"}
+    return {
+        "helper": f"charlm.CharLM ({hidden} units, {steps} steps)",
+        "reference": "ngram.NGramLM(7, 'kneser_ney')",
+        "agreement": f"validation perplexity {ppl_lm:.3f} vs {ppl_ngram:.3f}",
+        "ours_s": t_lm,
+        "reference_s": t_ngram,
+        "target": "LSTM perplexity < 7-gram perplexity",
+        "met": bool(ppl_lm < ppl_ngram),
+        "note": f"same {len(train_text):,} training and {len(valid_text) - 1:,} scored validation characters "
+        f"(char_lm_split); times include training/fitting and scoring",
+    }
 
 
 def _seq2seq() -> dict:
@@ -184,11 +209,17 @@ def _seq2seq() -> dict:
         times[attention] = time.perf_counter() - start
         results[attention] = (evaluate(model, test).exact.mean(), evaluate(model, long).exact.mean())
     gain = results[True][1] - results[False][1]
-    return {"helper": "seq2seq.Seq2Seq(attention=True)", "reference": "seq2seq.Seq2Seq(attention=False)",
-            "agreement": f"exact match all {results[True][0]:.3f} vs {results[False][0]:.3f}; "
-                         f"length 11-12: {results[True][1]:.3f} vs {results[False][1]:.3f}",
-            "ours_s": times[True], "reference_s": times[False], "target": "attention gains >= 0.25 on length 11-12 (as the notebook asserts)",
-            "met": bool(gain >= 0.25), "note": "reversal of 3-12 digits, GRU 48 units, 300 Adam steps of 64 pairs"}
+    return {
+        "helper": "seq2seq.Seq2Seq(attention=True)",
+        "reference": "seq2seq.Seq2Seq(attention=False)",
+        "agreement": f"exact match all {results[True][0]:.3f} vs {results[False][0]:.3f}; "
+        f"length 11-12: {results[True][1]:.3f} vs {results[False][1]:.3f}",
+        "ours_s": times[True],
+        "reference_s": times[False],
+        "target": "attention gains >= 0.25 on length 11-12 (as the notebook asserts)",
+        "met": bool(gain >= 0.25),
+        "note": "reversal of 3-12 digits, GRU 48 units, 300 Adam steps of 64 pairs",
+    }
 
 
 def run() -> list[dict]:

@@ -1,4 +1,4 @@
-"""Benchmarks of the sampling chapter's helpers (``nlp_helpers.sampling``, ``llm``, ``tinygpt``).
+"""Benchmarks of the sampling chapter's helpers (``nlp_helpers.sampling.distributions``, ``llm``, ``tinygpt``).
 
 Rows (see CONTRIBUTING.md, "Benchmarks"):
 
@@ -18,29 +18,26 @@ Rows (see CONTRIBUTING.md, "Benchmarks"):
      validation loss <= 1.95 nats/char (the issue measured ~1.9). No reference library trains this model;
      the chapter itself trains a smaller model (d_model = 64) for 500 steps to stay within its time budget.
 
-Times are the best of ``REPEATS`` runs (training: one run). Run: ``python benchmarks/bench_sampling.py``.
+Times are the best of ``REPEATS`` runs (training: one run). Run: ``python -m benchmarks.bench_sampling``.
 """
 
 from __future__ import annotations
 
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import torch
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from timing import best_of  # noqa: E402  (a sibling module: benchmarks/ is on sys.path)
-
-from nlp_helpers import sampling as S  # noqa: E402
-from nlp_helpers import sampling_generate as G  # noqa: E402
-from nlp_helpers.llm import load_smollm2  # noqa: E402
+from benchmarks.timing import best_of
+from nlp_helpers.sampling import distributions as S  # noqa: E402
+from nlp_helpers.sampling import generate as G  # noqa: E402
+from nlp_helpers.sampling.llm import load_smollm2  # noqa: E402
 
 REPEATS = 3
-TEXT = ("Once upon a time, there was a little girl named Emma who loved to play in the sun. She would often "
-        "go to the beach and play with her friends in the warm sand by the sea.")
+TEXT = (
+    "Once upon a time, there was a little girl named Emma who loved to play in the sun. She would often "
+    "go to the beach and play with her friends in the warm sand by the sea."
+)
 
 
 def _best(fn, repeats: int = REPEATS):
@@ -59,11 +56,16 @@ def bench_filter(name, ours, warper, logits, note) -> dict:
     got, t_ours = _best(lambda: ours(logits))
     want, t_ref = _best(lambda: warper(None, t.clone()).numpy())
     same = bool(np.array_equal(got, want))
-    return {"helper": f"nlp_helpers.sampling.{name}", "reference": f"transformers {type(warper).__name__}",
-            "agreement": 1.0 if same else float((np.isfinite(got) == np.isfinite(want)).mean()),
-            "ours_s": t_ours, "reference_s": t_ref, "target": "identical filtered logits, <= 3x reference time",
-            "met": same and t_ours <= 3 * t_ref,
-            "note": f"{note}; kept per row: median {int(np.median(np.isfinite(got).sum(-1)))}"}
+    return {
+        "helper": f"nlp_helpers.sampling.distributions.{name}",
+        "reference": f"transformers {type(warper).__name__}",
+        "agreement": 1.0 if same else float((np.isfinite(got) == np.isfinite(want)).mean()),
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "identical filtered logits, <= 3x reference time",
+        "met": same and t_ours <= 3 * t_ref,
+        "note": f"{note}; kept per row: median {int(np.median(np.isfinite(got).sum(-1)))}",
+    }
 
 
 def bench_sample(logits: np.ndarray) -> dict:
@@ -72,19 +74,25 @@ def bench_sample(logits: np.ndarray) -> dict:
     probs = S.filtered_probs(x, 0.8, top_p=0.95)
     ours, t_ours = _best(lambda: S.sample(x, 0.8, top_p=0.95, generator=0, num_samples=n))
     gen = torch.Generator().manual_seed(0)
-    theirs, t_ref = _best(lambda: torch.multinomial(torch.from_numpy(probs), n, replacement=True, generator=gen).numpy())
+    theirs, t_ref = _best(
+        lambda: torch.multinomial(torch.from_numpy(probs), n, replacement=True, generator=gen).numpy()
+    )
     f_ours = np.bincount(ours, minlength=x.size) / n
     f_ref = np.bincount(theirs, minlength=x.size) / n
     # Both samplers are random, so compare each one's distance to the exact distribution:
     # with hundreds of tokens, 200k draws leave a TV of ~0.01-0.02 from sampling noise alone.
     tv_ours = 0.5 * np.abs(f_ours - probs).sum()
     tv_ref = 0.5 * np.abs(f_ref - probs).sum()
-    return {"helper": "nlp_helpers.sampling.sample", "reference": "torch.multinomial on the same probabilities",
-            "agreement": f"TV to the exact distribution {tv_ours:.4f} (torch {tv_ref:.4f})",
-            "ours_s": t_ours, "reference_s": t_ref,
-            "target": "TV to the exact distribution <= 1.5x torch.multinomial's + 0.002",
-            "met": bool(tv_ours <= 1.5 * tv_ref + 0.002),
-            "note": f"{n:,} draws, T=0.8, top-p 0.95 ({int((probs > 0).sum())} tokens)"}
+    return {
+        "helper": "nlp_helpers.sampling.distributions.sample",
+        "reference": "torch.multinomial on the same probabilities",
+        "agreement": f"TV to the exact distribution {tv_ours:.4f} (torch {tv_ref:.4f})",
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "TV to the exact distribution <= 1.5x torch.multinomial's + 0.002",
+        "met": bool(tv_ours <= 1.5 * tv_ref + 0.002),
+        "note": f"{n:,} draws, T=0.8, top-p 0.95 ({int((probs > 0).sum())} tokens)",
+    }
 
 
 def bench_greedy(model, tokenizer) -> dict:
@@ -94,15 +102,22 @@ def bench_greedy(model, tokenizer) -> dict:
 
     def ref():
         with torch.no_grad():
-            return model.generate(ids, max_new_tokens=n, min_new_tokens=n, do_sample=False,
-                                  pad_token_id=tokenizer.eos_token_id)[0, ids.shape[1]:].numpy()
+            return model.generate(
+                ids, max_new_tokens=n, min_new_tokens=n, do_sample=False, pad_token_id=tokenizer.eos_token_id
+            )[0, ids.shape[1] :].numpy()
 
     theirs, t_ref = _best(ref, 2)
     same = bool(np.array_equal(ours.token_ids[0], theirs))
-    return {"helper": "nlp_helpers.sampling_generate.generate (greedy)", "reference": "transformers model.generate(do_sample=False)",
-            "agreement": float(np.mean(ours.token_ids[0] == theirs)), "ours_s": t_ours, "reference_s": t_ref,
-            "target": "identical tokens, <= 1.5x reference time", "met": same and t_ours <= 1.5 * t_ref,
-            "note": f"SmolLM2-135M, {n} new tokens: ours {n / t_ours:.1f} tokens/s, reference {n / t_ref:.1f} tokens/s"}
+    return {
+        "helper": "nlp_helpers.sampling.generate.generate (greedy)",
+        "reference": "transformers model.generate(do_sample=False)",
+        "agreement": float(np.mean(ours.token_ids[0] == theirs)),
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "identical tokens, <= 1.5x reference time",
+        "met": same and t_ours <= 1.5 * t_ref,
+        "note": f"SmolLM2-135M, {n} new tokens: ours {n / t_ours:.1f} tokens/s, reference {n / t_ref:.1f} tokens/s",
+    }
 
 
 def bench_batch(model, tokenizer) -> dict:
@@ -114,20 +129,34 @@ def bench_batch(model, tokenizer) -> dict:
     def ref():
         torch.manual_seed(0)
         with torch.no_grad():
-            return model.generate(ids, max_new_tokens=n, min_new_tokens=n, do_sample=True, top_p=0.9, top_k=0,
-                                  num_return_sequences=len(settings) * k, pad_token_id=tokenizer.eos_token_id)
+            return model.generate(
+                ids,
+                max_new_tokens=n,
+                min_new_tokens=n,
+                do_sample=True,
+                top_p=0.9,
+                top_k=0,
+                num_return_sequences=len(settings) * k,
+                pad_token_id=tokenizer.eos_token_id,
+            )
 
     _, t_ref = _best(ref, 2)
-    return {"helper": "nlp_helpers.sampling_generate.generate_many", "reference": "transformers model.generate(do_sample=True)",
-            "agreement": float("nan"), "ours_s": t_ours, "reference_s": t_ref, "target": "<= 1.5x reference time",
-            "met": t_ours <= 1.5 * t_ref,
-            "note": f"{len(settings)} settings x {k} samples x {n} tokens in one batch (the chapter's measurement); "
-                    "different random streams, so no token agreement is expected"}
+    return {
+        "helper": "nlp_helpers.sampling.generate.generate_many",
+        "reference": "transformers model.generate(do_sample=True)",
+        "agreement": float("nan"),
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "<= 1.5x reference time",
+        "met": t_ours <= 1.5 * t_ref,
+        "note": f"{len(settings)} settings x {k} samples x {n} tokens in one batch (the chapter's measurement); "
+        "different random streams, so no token agreement is expected",
+    }
 
 
 def bench_tinygpt(steps: int = 1500) -> dict:
     from nlp_helpers.data.splits import char_lm_split
-    from nlp_helpers.tinygpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
+    from nlp_helpers.sampling.tinygpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
 
     split = char_lm_split()
     chars = CharTokenizer.from_text(split["train"])
@@ -139,11 +168,17 @@ def bench_tinygpt(steps: int = 1500) -> dict:
     history = train(model, tr, va, steps=steps, batch_size=32, lr=3e-3, eval_every=steps // 3, progress=False)
     seconds = time.perf_counter() - start
     loss = history[-1]["valid_loss"]
-    return {"helper": "nlp_helpers.tinygpt.train (TinyGPT 2x128, context 64)", "reference": "none (issue: ~1.9 nats in ~50 s)",
-            "agreement": float("nan"), "ours_s": seconds, "reference_s": float("nan"),
-            "target": "validation loss <= 1.95 nats/char", "met": loss <= 1.95,
-            "note": f"{steps} steps of 32 x 64 characters, {model.num_parameters():,} parameters: "
-                    f"validation loss {loss:.3f} nats/char"}
+    return {
+        "helper": "nlp_helpers.sampling.tinygpt.train (TinyGPT 2x128, context 64)",
+        "reference": "none (issue: ~1.9 nats in ~50 s)",
+        "agreement": float("nan"),
+        "ours_s": seconds,
+        "reference_s": float("nan"),
+        "target": "validation loss <= 1.95 nats/char",
+        "met": loss <= 1.95,
+        "note": f"{steps} steps of 32 x 64 characters, {model.num_parameters():,} parameters: "
+        f"validation loss {loss:.3f} nats/char",
+    }
 
 
 def run() -> list[dict]:
@@ -154,9 +189,12 @@ def run() -> list[dict]:
     note = "32 real SmolLM2 distributions, V = 49,152"
     return [
         bench_filter("top_k_filter", lambda x: S.top_k_filter(x, 50), TopKLogitsWarper(50), logits, f"k = 50; {note}"),
-        bench_filter("top_p_filter", lambda x: S.top_p_filter(x, 0.9), TopPLogitsWarper(0.9), logits, f"p = 0.9; {note}"),
-        bench_filter("min_p_filter", lambda x: S.min_p_filter(x, 0.05), MinPLogitsWarper(0.05), logits,
-                     f"min_p = 0.05; {note}"),
+        bench_filter(
+            "top_p_filter", lambda x: S.top_p_filter(x, 0.9), TopPLogitsWarper(0.9), logits, f"p = 0.9; {note}"
+        ),
+        bench_filter(
+            "min_p_filter", lambda x: S.min_p_filter(x, 0.05), MinPLogitsWarper(0.05), logits, f"min_p = 0.05; {note}"
+        ),
         bench_sample(logits),
         bench_greedy(model, tokenizer),
         bench_batch(model, tokenizer),

@@ -13,21 +13,17 @@ Rows (see CONTRIBUTING.md, "Benchmarks"):
 3. ``crf_log_partition`` (numpy forward algorithm) against a torch ``logsumexp`` recursion on
    200 random problems (T=30, K=17). Target: equal (rel 1e-9).
 
-Run: ``python benchmarks/bench_tagging.py``.
+Run: ``python -m benchmarks.bench_tagging``.
 """
 
 from __future__ import annotations
 
-import sys
 import time
 import warnings
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import numpy as np
-from timing import best_of
 
+from benchmarks.timing import best_of
 from nlp_helpers.data.ud import ewt_sentences, uner_sentences
 from nlp_helpers.tagging.baseline import tag_accuracy
 from nlp_helpers.tagging.crf import crf_log_partition
@@ -53,8 +49,11 @@ def _hmm_row() -> dict:
     ours, fit_s = _once(lambda: HMMTagger(order=3).fit(train))
     pred_all = [ours.tag(w) for w in words]
     pred, ours_s = best_of(lambda: [ours.tag(w) for w in words[:N_NLTK]], 1)
-    nltk_hmm, nltk_fit_s = _once(lambda: HiddenMarkovModelTrainer().train_supervised(
-        train, estimator=lambda fd, bins: LidstoneProbDist(fd, 0.1, bins)))
+    nltk_hmm, nltk_fit_s = _once(
+        lambda: HiddenMarkovModelTrainer().train_supervised(
+            train, estimator=lambda fd, bins: LidstoneProbDist(fd, 0.1, bins)
+        )
+    )
     theirs, nltk_s = _once(lambda: [[t for _, t in nltk_hmm.tag(w)] for w in words[:N_NLTK]])
     acc_all = tag_accuracy(gold, pred_all)
     acc_ours = tag_accuracy(gold[:N_NLTK], pred)
@@ -63,7 +62,8 @@ def _hmm_row() -> dict:
         "helper": "tagging.hmm.HMMTagger (trigram, suffix model)",
         "reference": "nltk.tag.hmm supervised HMM (bigram, Lidstone 0.1)",
         "agreement": f"UPOS accuracy on {N_NLTK} test sentences: ours {acc_ours:.3f}, nltk {acc_nltk:.3f}",
-        "ours_s": ours_s, "reference_s": nltk_s,
+        "ours_s": ours_s,
+        "reference_s": nltk_s,
         "target": "ours >= 0.92 on all of test, above nltk, faster",
         "met": bool(acc_all >= 0.92 and acc_ours > acc_nltk and ours_s < nltk_s),
         "note": f"all {len(test)} test sentences: {acc_all:.4f}; fit ours {fit_s:.1f} s, nltk {nltk_fit_s:.1f} s",
@@ -82,9 +82,13 @@ def _span_row() -> dict:
         warnings.simplefilter("ignore")
         theirs, ref_s = best_of(lambda: f1_score(gold, pred), 3)
     return {
-        "helper": "tagging.spans.span_f1", "reference": "seqeval.metrics.f1_score (default mode)",
-        "agreement": f"F1 ours {ours:.6f}, seqeval {theirs:.6f}", "ours_s": ours_s, "reference_s": ref_s,
-        "target": "equal F1 (abs 1e-12)", "met": bool(abs(ours - theirs) <= 1e-12),
+        "helper": "tagging.spans.span_f1",
+        "reference": "seqeval.metrics.f1_score (default mode)",
+        "agreement": f"F1 ours {ours:.6f}, seqeval {theirs:.6f}",
+        "ours_s": ours_s,
+        "reference_s": ref_s,
+        "target": "equal F1 (abs 1e-12)",
+        "met": bool(abs(ours - theirs) <= 1e-12),
         "note": "UNER EWT test, predictions of the trigram HMM trained on UNER dev",
     }
 
@@ -106,9 +110,14 @@ def _crf_row() -> dict:
     theirs, ref_s = best_of(lambda: [torch_logz(e, t) for e, t in problems], 3)
     err = max(abs(a - b) / abs(b) for a, b in zip(ours, theirs))
     return {
-        "helper": "tagging.crf.crf_log_partition", "reference": "torch.logsumexp forward recursion",
-        "agreement": f"max relative difference {err:.1e}", "ours_s": ours_s, "reference_s": ref_s,
-        "target": "equal (rel 1e-9)", "met": err <= 1e-9, "note": "200 random problems, T=30, K=17, float64",
+        "helper": "tagging.crf.crf_log_partition",
+        "reference": "torch.logsumexp forward recursion",
+        "agreement": f"max relative difference {err:.1e}",
+        "ours_s": ours_s,
+        "reference_s": ref_s,
+        "target": "equal (rel 1e-9)",
+        "met": err <= 1e-9,
+        "note": "200 random problems, T=30, K=17, float64",
     }
 
 

@@ -16,24 +16,18 @@ Rows (see CONTRIBUTING.md, "Benchmarks"):
    the Wikipedia tokens (window 8, words seen >= 5 times), k = 50. Target: equal up to sign.
 6. ``lee_tfidf_correlation`` vs the same pipeline in sklearn + scipy. Target: equal Pearson r.
 
-Times are the best of ``REPEATS`` runs. Run: ``python benchmarks/bench_tfidf.py``.
+Times are the best of ``REPEATS`` runs. Run: ``python -m benchmarks.bench_tfidf``.
 """
 
 from __future__ import annotations
 
-import sys
-import time
-from pathlib import Path
-
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from timing import best_of  # noqa: E402  (a sibling module: benchmarks/ is on sys.path)
-
-from nlp_helpers.data import lee_background, lee_documents, lee_similarities, wikipedia_tokens  # noqa: E402
-from nlp_helpers.tfidf import TfIdf, cooccurrence_matrix, lee_tfidf_correlation, pmi, truncated_svd  # noqa: E402
-from nlp_helpers.tokenization import word_tokenize  # noqa: E402
+from benchmarks.timing import best_of
+from nlp_helpers.data.corpora import lee_background, lee_documents, lee_similarities, wikipedia_tokens  # noqa: E402
+from nlp_helpers.tfidf.cooccurrence import cooccurrence_matrix, pmi, truncated_svd
+from nlp_helpers.tfidf.weighting import TfIdf, lee_tfidf_correlation  # noqa: E402
+from nlp_helpers.tokenization.words import word_tokenize  # noqa: E402
 
 REPEATS = 3
 
@@ -60,16 +54,24 @@ def bench_fit_transform(docs: list[str], tokenizer, label: str, target_ratio: fl
     from sklearn.feature_extraction.text import TfidfVectorizer
 
     ours, t_ours = _best(lambda: TfIdf(tokenizer=tokenizer, lowercase=False).fit_transform(docs))
-    ref, t_ref = _best(lambda: TfidfVectorizer(tokenizer=tokenizer, lowercase=False, token_pattern=None).fit_transform(docs))
+    ref, t_ref = _best(
+        lambda: TfidfVectorizer(tokenizer=tokenizer, lowercase=False, token_pattern=None).fit_transform(docs)
+    )
     diff = float(abs(ours - ref).max())
     same = ours.shape == ref.shape and diff <= 1e-12
     ratio = t_ours / t_ref
     met = same and (target_ratio is None or ratio <= target_ratio)
-    return {"helper": "nlp_helpers.tfidf.TfIdf.fit_transform", "reference": "sklearn TfidfVectorizer (same tokenizer)",
-            "agreement": 1.0 if same else 0.0, "ours_s": t_ours, "reference_s": t_ref,
-            "target": f"<= {target_ratio}x sklearn's time, identical matrix" if target_ratio else "identical matrix",
-            "met": met, "note": f"{label}: {len(docs):,} documents, {ours.shape[1]:,} terms, {ours.nnz:,} non-zeros; "
-                                f"ours/sklearn time {ratio:.2f}x; max |difference| {diff:.1e}"}
+    return {
+        "helper": "nlp_helpers.tfidf.weighting.TfIdf.fit_transform",
+        "reference": "sklearn TfidfVectorizer (same tokenizer)",
+        "agreement": 1.0 if same else 0.0,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": f"<= {target_ratio}x sklearn's time, identical matrix" if target_ratio else "identical matrix",
+        "met": met,
+        "note": f"{label}: {len(docs):,} documents, {ours.shape[1]:,} terms, {ours.nnz:,} non-zeros; "
+        f"ours/sklearn time {ratio:.2f}x; max |difference| {diff:.1e}",
+    }
 
 
 def bench_search() -> dict:
@@ -84,15 +86,24 @@ def bench_search() -> dict:
 
     def sklearn_rank():
         scores = (x @ ref.transform(queries).T).toarray()  # (D, Q); rows are unit length
-        return [[int(i) for i in np.argsort(-scores[:, j], kind="stable")[:10] if scores[i, j] > 0]
-                for j in range(len(queries))]
+        return [
+            [int(i) for i in np.argsort(-scores[:, j], kind="stable")[:10] if scores[i, j] > 0]
+            for j in range(len(queries))
+        ]
 
     want, t_ref = _best(sklearn_rank)
     agree = float(np.mean([a == b for a, b in zip(ours, want)]))
-    return {"helper": "nlp_helpers.tfidf.TfIdf.search", "reference": "sklearn TfidfVectorizer + dot product ranking",
-            "agreement": agree, "ours_s": t_ours, "reference_s": t_ref, "target": "identical top-10 for every query",
-            "met": agree == 1.0, "note": f"{len(queries)} queries (first sentences) over the 300 Lee background documents; "
-                                         "ours ranks one query at a time"}
+    return {
+        "helper": "nlp_helpers.tfidf.weighting.TfIdf.search",
+        "reference": "sklearn TfidfVectorizer + dot product ranking",
+        "agreement": agree,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "identical top-10 for every query",
+        "met": agree == 1.0,
+        "note": f"{len(queries)} queries (first sentences) over the 300 Lee background documents; "
+        "ours ranks one query at a time",
+    }
 
 
 def bench_cooccurrence(n_tokens: int = 100_000, window: int = 4) -> dict:
@@ -111,10 +122,16 @@ def bench_cooccurrence(n_tokens: int = 100_000, window: int = 4) -> dict:
 
     want = sp.coo_array((vals, (rows, cols)), shape=matrix.shape).tocsr()
     same = (matrix != want).nnz == 0
-    return {"helper": "nlp_helpers.tfidf.cooccurrence_matrix", "reference": "nltk BigramCollocationFinder(window_size)",
-            "agreement": 1.0 if same else 0.0, "ours_s": t_ours, "reference_s": t_ref, "target": "identical counts",
-            "met": same, "note": f"{n_tokens:,} Wikipedia tokens, window {window}, {len(vocab):,} words, "
-                                 f"{matrix.nnz:,} non-zero cells"}
+    return {
+        "helper": "nlp_helpers.tfidf.cooccurrence.cooccurrence_matrix",
+        "reference": "nltk BigramCollocationFinder(window_size)",
+        "agreement": 1.0 if same else 0.0,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "identical counts",
+        "met": same,
+        "note": f"{n_tokens:,} Wikipedia tokens, window {window}, {len(vocab):,} words, {matrix.nnz:,} non-zero cells",
+    }
 
 
 def bench_svd(k: int = 50) -> dict:
@@ -127,11 +144,17 @@ def bench_svd(k: int = 50) -> dict:
     signs = np.sign(np.sum(ours * ref, axis=0))
     diff = float(np.max(np.abs(ours - ref * signs)))
     scale = float(np.max(np.abs(ref)))
-    return {"helper": "nlp_helpers.tfidf.truncated_svd", "reference": "sklearn TruncatedSVD(algorithm='arpack')",
-            "agreement": 1.0 if diff <= 1e-6 * scale else 0.0, "ours_s": t_ours, "reference_s": t_ref,
-            "target": "equal up to the sign of each component (relative 1e-6)", "met": diff <= 1e-6 * scale,
-            "note": f"PPMI (alpha 0.75) of Wikipedia, {ppmi.shape[0]:,} x {ppmi.shape[1]:,}, {ppmi.nnz:,} non-zeros, "
-                    f"k = {k}; max |difference| {diff:.1e} (largest entry {scale:.1f})"}
+    return {
+        "helper": "nlp_helpers.tfidf.cooccurrence.truncated_svd",
+        "reference": "sklearn TruncatedSVD(algorithm='arpack')",
+        "agreement": 1.0 if diff <= 1e-6 * scale else 0.0,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "equal up to the sign of each component (relative 1e-6)",
+        "met": diff <= 1e-6 * scale,
+        "note": f"PPMI (alpha 0.75) of Wikipedia, {ppmi.shape[0]:,} x {ppmi.shape[1]:,}, {ppmi.nnz:,} non-zeros, "
+        f"k = {k}; max |difference| {diff:.1e} (largest entry {scale:.1f})",
+    }
 
 
 def bench_lee_correlation() -> dict:
@@ -148,10 +171,16 @@ def bench_lee_correlation() -> dict:
         return pearsonr(sims[iu], lee_similarities()[iu]).statistic
 
     want, t_ref = _best(reference, repeats=1)
-    return {"helper": "nlp_helpers.tfidf.lee_tfidf_correlation", "reference": "sklearn TfidfVectorizer + scipy pearsonr",
-            "agreement": 1.0 if abs(ours - want) <= 1e-12 else 0.0, "ours_s": t_ours, "reference_s": t_ref,
-            "target": "equal Pearson r", "met": abs(ours - want) <= 1e-12,
-            "note": f"Pearson r = {ours:.4f} over 1225 pairs of Lee documents (IDF from the 300 background documents)"}
+    return {
+        "helper": "nlp_helpers.tfidf.weighting.lee_tfidf_correlation",
+        "reference": "sklearn TfidfVectorizer + scipy pearsonr",
+        "agreement": 1.0 if abs(ours - want) <= 1e-12 else 0.0,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "equal Pearson r",
+        "met": abs(ours - want) <= 1e-12,
+        "note": f"Pearson r = {ours:.4f} over 1225 pairs of Lee documents (IDF from the 300 background documents)",
+    }
 
 
 def run() -> list[dict]:

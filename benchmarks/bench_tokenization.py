@@ -10,23 +10,19 @@ Rows (see CONTRIBUTING.md, "Benchmarks"):
 3. ``BPE.encode`` vs Hugging Face's ``BPE`` model loaded with our merges. Target: identical tokens.
 4. ``edit_distance`` vs ``nltk.edit_distance`` on random string pairs. Target: identical distances.
 
-Run: ``python benchmarks/bench_tokenization.py``.
+Run: ``python -m benchmarks.bench_tokenization``.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import sys
 import time
 from collections import Counter
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from nlp_helpers.bpe import BPE, pretokenize, train_merges_naive  # noqa: E402
-from nlp_helpers.data import lee_background  # noqa: E402
-from nlp_helpers.edit_distance import edit_distance  # noqa: E402
+from nlp_helpers.data.corpora import lee_background  # noqa: E402
+from nlp_helpers.tokenization.bpe import BPE, pretokenize, train_merges_naive  # noqa: E402
+from nlp_helpers.tokenization.edit_distance import edit_distance  # noqa: E402
 
 
 def _timed(fn, *args, **kwargs):
@@ -49,10 +45,16 @@ def bench_bpe_vs_naive(docs: list[str], num_merges: int) -> dict:
 
     ref, t_ref = _timed(naive)
     speedup = t_ref / t_ours
-    return {"helper": "nlp_helpers.bpe.BPE.train", "reference": "train_merges_naive (recount all pairs per merge)",
-            "agreement": _agreement(ours.merges, ref), "ours_s": t_ours, "reference_s": t_ref,
-            "target": ">= 5x faster than the naive recount", "met": speedup >= 5 and ours.merges == ref,
-            "note": f"{num_merges} merges on {len(docs)} Lee news documents; speed-up {speedup:.1f}x"}
+    return {
+        "helper": "nlp_helpers.tokenization.bpe.BPE.train",
+        "reference": "train_merges_naive (recount all pairs per merge)",
+        "agreement": _agreement(ours.merges, ref),
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": ">= 5x faster than the naive recount",
+        "met": speedup >= 5 and ours.merges == ref,
+        "note": f"{num_merges} merges on {len(docs)} Lee news documents; speed-up {speedup:.1f}x",
+    }
 
 
 def _hf_train(chunks: list[str], num_merges: int) -> list[tuple[str, str]]:
@@ -69,10 +71,16 @@ def bench_bpe_vs_huggingface(docs: list[str], num_merges: int) -> dict:
     ours, t_ours = _timed(BPE.train, docs, num_merges)
     ref, t_ref = _timed(lambda: _hf_train([c for d in docs for c in pretokenize(d)], num_merges))
     agree = _agreement(ours.merges, ref)
-    return {"helper": "nlp_helpers.bpe.BPE.train", "reference": "tokenizers.trainers.BpeTrainer",
-            "agreement": agree, "ours_s": t_ours, "reference_s": t_ref, "target": "identical merge list",
-            "met": agree == 1.0, "note": f"{num_merges} merges, all {len(docs)} Lee news documents; "
-                                         f"Rust is {t_ours / t_ref:.1f}x faster"}
+    return {
+        "helper": "nlp_helpers.tokenization.bpe.BPE.train",
+        "reference": "tokenizers.trainers.BpeTrainer",
+        "agreement": agree,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "identical merge list",
+        "met": agree == 1.0,
+        "note": f"{num_merges} merges, all {len(docs)} Lee news documents; Rust is {t_ours / t_ref:.1f}x faster",
+    }
 
 
 def bench_encode_vs_huggingface(docs: list[str], num_merges: int) -> dict:
@@ -92,24 +100,43 @@ def bench_encode_vs_huggingface(docs: list[str], num_merges: int) -> dict:
     ours, t_ours = _timed(ours_encode)
     ref, t_ref = _timed(hf_encode)
     agree = _agreement(ours, ref)
-    return {"helper": "nlp_helpers.bpe.BPE.encode", "reference": "tokenizers.models.BPE (same merges)",
-            "agreement": agree, "ours_s": t_ours, "reference_s": t_ref, "target": "identical tokens",
-            "met": agree == 1.0, "note": f"100 documents, {sum(map(len, ours))} tokens"}
+    return {
+        "helper": "nlp_helpers.tokenization.bpe.BPE.encode",
+        "reference": "tokenizers.models.BPE (same merges)",
+        "agreement": agree,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "identical tokens",
+        "met": agree == 1.0,
+        "note": f"100 documents, {sum(map(len, ours))} tokens",
+    }
 
 
 def bench_edit_distance_vs_nltk(n_pairs: int = 300) -> dict:
     from nltk import edit_distance as nltk_edit_distance
 
     rng = random.Random(0)
-    pairs = [("".join(rng.choice("acgt") for _ in range(rng.randint(0, 30))),
-              "".join(rng.choice("acgt") for _ in range(rng.randint(0, 30)))) for _ in range(n_pairs)]
+    pairs = [
+        (
+            "".join(rng.choice("acgt") for _ in range(rng.randint(0, 30))),
+            "".join(rng.choice("acgt") for _ in range(rng.randint(0, 30))),
+        )
+        for _ in range(n_pairs)
+    ]
     ours, t_ours = _timed(lambda: [edit_distance(a, b, sub_cost=2).distance for a, b in pairs])
     ref, t_ref = _timed(lambda: [nltk_edit_distance(a, b, substitution_cost=2) for a, b in pairs])
     agree = _agreement(ours, ref)
-    return {"helper": "nlp_helpers.edit_distance.edit_distance", "reference": "nltk.edit_distance",
-            "agreement": agree, "ours_s": t_ours, "reference_s": t_ref, "target": "identical distances",
-            "met": agree == 1.0, "note": f"{n_pairs} random DNA-like pairs up to 30 symbols, substitution cost 2; "
-                                         "ours also builds the table and the alignment"}
+    return {
+        "helper": "nlp_helpers.tokenization.edit_distance.edit_distance",
+        "reference": "nltk.edit_distance",
+        "agreement": agree,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "identical distances",
+        "met": agree == 1.0,
+        "note": f"{n_pairs} random DNA-like pairs up to 30 symbols, substitution cost 2; "
+        "ours also builds the table and the alignment",
+    }
 
 
 def run() -> list[dict]:
@@ -124,6 +151,8 @@ def run() -> list[dict]:
 
 if __name__ == "__main__":
     for row in run():
-        print(f"{row['helper']} vs {row['reference']}: agreement {row['agreement']:.3f}, "
-              f"ours {row['ours_s']:.3f}s, reference {row['reference_s']:.3f}s, target: {row['target']} -> "
-              f"{'met' if row['met'] else 'NOT MET'} ({row['note']})")
+        print(
+            f"{row['helper']} vs {row['reference']}: agreement {row['agreement']:.3f}, "
+            f"ours {row['ours_s']:.3f}s, reference {row['reference_s']:.3f}s, target: {row['target']} -> "
+            f"{'met' if row['met'] else 'NOT MET'} ({row['note']})"
+        )

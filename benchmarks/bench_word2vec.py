@@ -3,7 +3,7 @@
 Rows (see CONTRIBUTING.md, "Benchmarks"):
 
 1. ``Word2Vec(sg=True)`` vs gensim ``Word2Vec(sg=1)``: skip-gram with negative sampling on the
-   Wikipedia sample (``nlp_helpers.data.wikipedia_tokens()``, ~470k tokens, cut into pieces of at
+   Wikipedia sample (``nlp_helpers.data.corpora.wikipedia_tokens()``, ~470k tokens, cut into pieces of at
    most 10,000 tokens because gensim truncates longer sentences), 100-d, window 5, min_count 5,
    5 negatives, subsampling 1e-3, 10 epochs, alpha 0.025 -> 0.0001. Both use the machine's 2 cores
    (gensim ``workers=2``; torch's default thread count). Target: our WordSim353 Spearman rho at most
@@ -21,16 +21,18 @@ Run: ``python benchmarks/bench_word2vec.py``.
 from __future__ import annotations
 
 import logging
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from nlp_helpers.data import analogy_questions_path, gensim_data_path, simlex999, wikipedia_tokens, wordsim353  # noqa: E402
-from nlp_helpers.fasttext import ngram_buckets  # noqa: E402
-from nlp_helpers.word2vec import Word2Vec  # noqa: E402
-from nlp_helpers.word2vec_eval import WordVectors  # noqa: E402
+from nlp_helpers.data.corpora import (
+    analogy_questions_path,
+    gensim_data_path,
+    simlex999,
+    wikipedia_tokens,
+    wordsim353,
+)  # noqa: E402
+from nlp_helpers.word2vec.evaluation import WordVectors  # noqa: E402
+from nlp_helpers.word2vec.fasttext import ngram_buckets  # noqa: E402
+from nlp_helpers.word2vec.sgns import Word2Vec  # noqa: E402
 
 logging.getLogger("gensim").setLevel(logging.ERROR)
 
@@ -38,12 +40,15 @@ SETTINGS = dict(dim=100, window=5, negative=5, min_count=5, subsample=1e-3, epoc
 
 
 def sentences() -> list[list[str]]:
-    return [list(a[i:i + 10_000]) for a in wikipedia_tokens() for i in range(0, len(a), 10_000)]
+    return [list(a[i : i + 10_000]) for a in wikipedia_tokens() for i in range(0, len(a), 10_000)]
 
 
 def _scores(wv: WordVectors) -> dict[str, float]:
-    return {"ws": wv.evaluate_similarity(wordsim353())["spearman"], "sl": wv.evaluate_similarity(simlex999())["spearman"],
-            "an": wv.evaluate_analogies(analogy_questions_path())["accuracy"]}
+    return {
+        "ws": wv.evaluate_similarity(wordsim353())["spearman"],
+        "sl": wv.evaluate_similarity(simlex999())["spearman"],
+        "an": wv.evaluate_analogies(analogy_questions_path())["accuracy"],
+    }
 
 
 def train_gensim(sents, sg: bool, workers: int = 2):
@@ -51,9 +56,20 @@ def train_gensim(sents, sg: bool, workers: int = 2):
 
     s = SETTINGS
     start = time.perf_counter()
-    model = GensimWord2Vec(sents, sg=int(sg), vector_size=s["dim"], window=s["window"], negative=s["negative"],
-                           min_count=s["min_count"], sample=s["subsample"], epochs=s["epochs"], alpha=s["alpha"],
-                           min_alpha=s["min_alpha"], workers=workers, seed=0)
+    model = GensimWord2Vec(
+        sents,
+        sg=int(sg),
+        vector_size=s["dim"],
+        window=s["window"],
+        negative=s["negative"],
+        min_count=s["min_count"],
+        sample=s["subsample"],
+        epochs=s["epochs"],
+        alpha=s["alpha"],
+        min_alpha=s["min_alpha"],
+        workers=workers,
+        seed=0,
+    )
     return model, time.perf_counter() - start
 
 
@@ -65,9 +81,11 @@ def bench_training(sents, sg: bool) -> tuple[dict, object]:
     gap = theirs["ws"] - mine["ws"]
     met = gap <= 0.05 and ratio <= 3.0
     name = "skip-gram" if sg else "CBOW"
-    note = (f"{name}, 100-d, window 5, 10 epochs on {sum(map(len, sents)):,} tokens. WordSim353 rho ours "
-            f"{mine['ws']:.3f} vs gensim {theirs['ws']:.3f} (gap {gap:+.3f}); SimLex-999 {mine['sl']:.3f} vs "
-            f"{theirs['sl']:.3f}; analogy accuracy {mine['an']:.1%} vs {theirs['an']:.1%}; time ratio {ratio:.2f}x")
+    note = (
+        f"{name}, 100-d, window 5, 10 epochs on {sum(map(len, sents)):,} tokens. WordSim353 rho ours "
+        f"{mine['ws']:.3f} vs gensim {theirs['ws']:.3f} (gap {gap:+.3f}); SimLex-999 {mine['sl']:.3f} vs "
+        f"{theirs['sl']:.3f}; analogy accuracy {mine['an']:.1%} vs {theirs['an']:.1%}; time ratio {ratio:.2f}x"
+    )
     if not met:
         misses = []
         if gap > 0.05:
@@ -75,9 +93,16 @@ def bench_training(sents, sg: bool) -> tuple[dict, object]:
         if ratio > 3.0:
             misses.append(f"time {ratio:.2f}x instead of <= 3x")
         note += "; MISSED: " + ", ".join(misses)
-    row = {"helper": f"nlp_helpers.word2vec.Word2Vec(sg={sg})", "reference": f"gensim Word2Vec(sg={int(sg)}, workers=2)",
-           "agreement": mine["ws"], "ours_s": ours.train_seconds, "reference_s": t_ref,
-           "target": "WordSim353 rho >= gensim's - 0.05, time <= 3x gensim's", "met": met, "note": note}
+    row = {
+        "helper": f"nlp_helpers.word2vec.sgns.Word2Vec(sg={sg})",
+        "reference": f"gensim Word2Vec(sg={int(sg)}, workers=2)",
+        "agreement": mine["ws"],
+        "ours_s": ours.train_seconds,
+        "reference_s": t_ref,
+        "target": "WordSim353 rho >= gensim's - 0.05, time <= 3x gensim's",
+        "met": met,
+        "note": note,
+    }
     return row, gensim_model
 
 
@@ -94,11 +119,17 @@ def bench_evaluation(gensim_model) -> dict:
     t_ref = time.perf_counter() - start
     d_rho, d_acc = abs(sim["spearman"] - spearman.statistic), abs(ana["accuracy"] - score)
     same = d_rho < 1e-6 and d_acc < 1e-12 and abs(100 * sim["oov_rate"] - oov) < 1e-9
-    return {"helper": "nlp_helpers.word2vec_eval.WordVectors.evaluate_similarity / evaluate_analogies",
-            "reference": "gensim KeyedVectors.evaluate_word_pairs / evaluate_word_analogies",
-            "agreement": 1.0 if same else 0.0, "ours_s": t_ours, "reference_s": t_ref, "target": "identical scores",
-            "met": same, "note": f"WordSim353 rho {sim['spearman']:.4f} (|diff| {d_rho:.1e}), analogy accuracy "
-                                 f"{ana['accuracy']:.4f} on {ana['covered']} covered questions (|diff| {d_acc:.1e})"}
+    return {
+        "helper": "nlp_helpers.word2vec.evaluation.WordVectors.evaluate_similarity / evaluate_analogies",
+        "reference": "gensim KeyedVectors.evaluate_word_pairs / evaluate_word_analogies",
+        "agreement": 1.0 if same else 0.0,
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "identical scores",
+        "met": same,
+        "note": f"WordSim353 rho {sim['spearman']:.4f} (|diff| {d_rho:.1e}), analogy accuracy "
+        f"{ana['accuracy']:.4f} on {ana['covered']} covered questions (|diff| {d_acc:.1e})",
+    }
 
 
 def bench_hashing(words: list[str]) -> dict:
@@ -111,10 +142,17 @@ def bench_hashing(words: list[str]) -> dict:
     ref = [sorted(ft_ngram_hashes(w, 3, 6, 2_000_000)) for w in words]
     t_ref = time.perf_counter() - start
     same = sum(a == b for a, b in zip(ours, ref))
-    return {"helper": "nlp_helpers.fasttext.ngram_buckets", "reference": "gensim ft_ngram_hashes",
-            "agreement": same / len(words), "ours_s": t_ours, "reference_s": t_ref, "target": "identical buckets",
-            "met": same == len(words), "note": f"{len(words):,} words, 3-6-grams, 2M buckets; pure Python vs "
-                                               f"gensim's Cython ({t_ours / t_ref:.0f}x slower; not a chapter target)"}
+    return {
+        "helper": "nlp_helpers.word2vec.fasttext.ngram_buckets",
+        "reference": "gensim ft_ngram_hashes",
+        "agreement": same / len(words),
+        "ours_s": t_ours,
+        "reference_s": t_ref,
+        "target": "identical buckets",
+        "met": same == len(words),
+        "note": f"{len(words):,} words, 3-6-grams, 2M buckets; pure Python vs "
+        f"gensim's Cython ({t_ours / t_ref:.0f}x slower; not a chapter target)",
+    }
 
 
 def run() -> list[dict]:
@@ -127,6 +165,8 @@ def run() -> list[dict]:
 if __name__ == "__main__":
     for row in run():
         print(f"{row['helper']}  vs  {row['reference']}")
-        print(f"  agreement={row['agreement']:.4f}  ours={row['ours_s']:.2f}s  reference={row['reference_s']:.2f}s  "
-              f"met={row['met']}  target: {row['target']}")
+        print(
+            f"  agreement={row['agreement']:.4f}  ours={row['ours_s']:.2f}s  reference={row['reference_s']:.2f}s  "
+            f"met={row['met']}  target: {row['target']}"
+        )
         print(f"  {row['note']}")

@@ -1,9 +1,9 @@
 """Run every benchmark and write the table the book shows as its appendix.
 
-    python benchmarks/run_all.py                 # all benchmarks + notebook timings
-    python benchmarks/run_all.py --only tfidf    # one benchmark module
-    python benchmarks/run_all.py --install       # also time a cold install into a fresh venv
-    python benchmarks/run_all.py --notebooks-only  # re-time the chapters, keep the last benchmark rows
+    python -m benchmarks.run_all                 # all benchmarks + notebook timings
+    python -m benchmarks.run_all --only tfidf    # one benchmark module
+    python -m benchmarks.run_all --install       # also time a cold install into a fresh venv
+    python -m benchmarks.run_all --notebooks-only  # re-time the chapters, keep the last benchmark rows
 
 Each ``benchmarks/bench_<topic>.py`` defines ``run() -> list[dict]`` with the keys
 ``helper, reference, agreement, ours_s, reference_s, target, met, note`` (see CONTRIBUTING.md).
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import importlib.util
+import importlib
 import json
 import os
 import platform
@@ -28,20 +28,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-sys.path.insert(0, str(ROOT / "tools"))
-from toc_notebooks import toc_notebooks  # noqa: E402
+from tools.toc_notebooks import toc_notebooks  # noqa: E402
 
 KEYS = ("helper", "reference", "agreement", "ours_s", "reference_s", "target", "met", "note")
 NOTEBOOK_TOTAL_TARGET_S = 180.0
 NOTEBOOK_EACH_TARGET_S = 45.0
-
-
-def load_module(path: Path):
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    spec.loader.exec_module(module)
-    return module
 
 
 def run_benchmarks(only: str | None) -> list[dict]:
@@ -53,16 +44,28 @@ def run_benchmarks(only: str | None) -> list[dict]:
         print(f"== {path.name}", flush=True)
         start = time.perf_counter()
         try:
-            results = load_module(path).run()
+            results = importlib.import_module(f"benchmarks.{path.stem}").run()
         except Exception as exc:  # a broken benchmark is reported in the table, not hidden
-            results = [{"helper": topic, "reference": "-", "agreement": "-", "ours_s": None, "reference_s": None,
-                        "target": "-", "met": False, "note": f"benchmark failed: {type(exc).__name__}: {exc}"}]
+            results = [
+                {
+                    "helper": topic,
+                    "reference": "-",
+                    "agreement": "-",
+                    "ours_s": None,
+                    "reference_s": None,
+                    "target": "-",
+                    "met": False,
+                    "note": f"benchmark failed: {type(exc).__name__}: {exc}",
+                }
+            ]
         for row in results:
             missing = [k for k in KEYS if k not in row]
             if missing:
                 raise KeyError(f"{path.name} returned a row without {missing}: {row}")
             rows.append({"topic": topic, **{k: row[k] for k in KEYS}})
-            print(f"   {row['helper']}: {row['agreement']} | ours {row['ours_s']} s, ref {row['reference_s']} s | {row['note']}")
+            print(
+                f"   {row['helper']}: {row['agreement']} | ours {row['ours_s']} s, ref {row['reference_s']} s | {row['note']}"
+            )
         print(f"   ({time.perf_counter() - start:.1f} s)")
     return rows
 
@@ -98,7 +101,11 @@ def cold_install() -> dict:
     seconds = time.perf_counter() - start
     size = venv_size_mb(venv)
     shutil.rmtree(tmp, ignore_errors=True)
-    return {"seconds": round(seconds, 1), "size_mb": round(size, 1), "what": "pip install . (no dev/book extras) into a new venv, no pip cache"}
+    return {
+        "seconds": round(seconds, 1),
+        "size_mb": round(size, 1),
+        "what": "pip install . (no dev/book extras) into a new venv, no pip cache",
+    }
 
 
 def fmt_s(x) -> str:
@@ -114,15 +121,23 @@ def markdown(rows: list[dict], notebooks: list[dict], install: dict | None, meta
         "on the same machine. Targets the book sets itself are listed with whether they were met, and "
         "by how much and why not where they were missed.",
         "",
-        f"*Measured {meta['date']} on {meta['machine']} with `python benchmarks/run_all.py`.*",
+        f"*Measured {meta['date']} on {meta['machine']} with `python -m benchmarks.run_all`.*",
         "",
         "| helper | reference | agreement | ours (s) | reference (s) | target | met | note |",
         "| --- | --- | --- | --- | --- | --- | --- | --- |",
     ]
     for r in rows:
         met = "yes" if r["met"] is True else ("no" if r["met"] is False else str(r["met"]))
-        cells = [r["helper"], r["reference"], r["agreement"], fmt_s(r["ours_s"]), fmt_s(r["reference_s"]),
-                 r["target"], met, r["note"]]
+        cells = [
+            r["helper"],
+            r["reference"],
+            r["agreement"],
+            fmt_s(r["ours_s"]),
+            fmt_s(r["reference_s"]),
+            r["target"],
+            met,
+            r["note"],
+        ]
         lines.append("| " + " | ".join(str(c).replace("|", "\\|").replace("\n", " ") for c in cells) + " |")
     if notebooks:
         total = sum(n["seconds"] for n in notebooks)
@@ -137,14 +152,23 @@ def markdown(rows: list[dict], notebooks: list[dict], install: dict | None, meta
             "| notebook | seconds | target (≤ 45 s) |",
             "| --- | --- | --- |",
         ]
-        lines += [f"| {n['notebook']} | {n['seconds']} | {'yes' if n['seconds'] <= NOTEBOOK_EACH_TARGET_S else 'no'} |"
-                  for n in notebooks]
-        lines += ["", f"All notebooks together: **{total:.0f} s** (target ≤ {NOTEBOOK_TOTAL_TARGET_S:.0f} s: "
-                  f"{'met' if total <= NOTEBOOK_TOTAL_TARGET_S else 'missed'}); slowest: {slowest['notebook']} "
-                  f"({slowest['seconds']} s)."]
+        lines += [
+            f"| {n['notebook']} | {n['seconds']} | {'yes' if n['seconds'] <= NOTEBOOK_EACH_TARGET_S else 'no'} |"
+            for n in notebooks
+        ]
+        lines += [
+            "",
+            f"All notebooks together: **{total:.0f} s** (target ≤ {NOTEBOOK_TOTAL_TARGET_S:.0f} s: "
+            f"{'met' if total <= NOTEBOOK_TOTAL_TARGET_S else 'missed'}); slowest: {slowest['notebook']} "
+            f"({slowest['seconds']} s).",
+        ]
     if install:
-        lines += ["", "## Installing", "",
-                  f"Cold install ({install['what']}): {install['seconds']} s, {install['size_mb']:.0f} MB on disk."]
+        lines += [
+            "",
+            "## Installing",
+            "",
+            f"Cold install ({install['what']}): {install['seconds']} s, {install['size_mb']:.0f} MB on disk.",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -159,8 +183,10 @@ def main() -> int:
     latest = HERE / "results" / "latest.json"
     previous = json.loads(latest.read_text()) if latest.exists() else {"rows": [], "notebooks": [], "install": None}
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    meta = {"date": dt.date.today().isoformat(),
-            "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"}
+    meta = {
+        "date": dt.date.today().isoformat(),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+    }
     rows = [] if args.notebooks_only else run_benchmarks(args.only)
     if args.only or args.notebooks_only:  # keep the other topics' rows from the last full run
         kept = [r for r in previous["rows"] if r["topic"] != args.only]
@@ -172,7 +198,8 @@ def main() -> int:
     if not args.no_write:
         (HERE / "results").mkdir(exist_ok=True)
         (HERE / "results" / "latest.json").write_text(
-            json.dumps({"meta": meta, "rows": rows, "notebooks": notebooks, "install": install}, indent=1, default=str))
+            json.dumps({"meta": meta, "rows": rows, "notebooks": notebooks, "install": install}, indent=1, default=str)
+        )
         (ROOT / "book" / "appendix" / "benchmarks.md").write_text(text, encoding="utf-8")
     return 0
 

@@ -5,7 +5,7 @@ seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``, see ``nlp_helpers.seeds``) at the chapt
 (50 dimensions, window 5, 5 negatives, min_count 5, subsampling 1e-3, 3 epochs, alpha 0.05) and
 scores every run with the same code as the chapter:
 
-* our skip-gram and CBOW (``nlp_helpers.word2vec.Word2Vec``) and gensim's (one worker thread),
+* our skip-gram and CBOW (``nlp_helpers.word2vec.sgns.Word2Vec``) and gensim's (one worker thread),
 * count-based vectors on the same tokens and vocabulary, which have no seed: PPMI with context
   smoothing alpha = 0.75 from a window of 5 (``nlp_helpers.tfidf``), and its truncated SVD to 50
   dimensions (Levy, Goldberg & Dagan 2015 compare the two families with the same settings).
@@ -13,43 +13,42 @@ scores every run with the same code as the chapter:
 Columns: model, seed, WordSim353 and SimLex-999 Spearman rho, analogy accuracy by 3CosAdd and by
 the nearest neighbour of c alone (Linzen 2016). It writes
 ``nlp_helpers/data/files/word2vec_seed_study.csv``, which the chapter reads
-(``nlp_helpers.word2vec_eval.seed_study()``) and checks its own run against.
+(``nlp_helpers.word2vec.evaluation.seed_study()``) and checks its own run against.
 
-Run: ``python benchmarks/seed_study_word2vec.py [n_seeds]`` (about 30 s of CPU per seed).
+Run: ``python -m benchmarks.seed_study_word2vec [n_seeds]`` (about 30 s of CPU per seed).
 """
 
 from __future__ import annotations
 
 import logging
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from nlp_helpers import tfidf  # noqa: E402
-from nlp_helpers.data import analogy_questions_path, simlex999, wikipedia_tokens, wordsim353  # noqa: E402
+from nlp_helpers.data.corpora import analogy_questions_path, simlex999, wikipedia_tokens, wordsim353  # noqa: E402
 from nlp_helpers.seeds import seed  # noqa: E402
-from nlp_helpers.word2vec import Word2Vec  # noqa: E402
-from nlp_helpers.word2vec_eval import SEED_STUDY_FILE, WordVectors  # noqa: E402
+from nlp_helpers.tfidf import cooccurrence, similarity  # noqa: E402
+from nlp_helpers.word2vec.evaluation import SEED_STUDY_FILE, WordVectors  # noqa: E402
+from nlp_helpers.word2vec.sgns import Word2Vec  # noqa: E402
 
 logging.getLogger("gensim").setLevel(logging.ERROR)
 SETTINGS = dict(dim=50, window=5, negative=5, min_count=5, subsample=1e-3, epochs=3, alpha=0.05)
 
 
 def sentences() -> list[list[str]]:
-    return [list(a[i:i + 10_000]) for a in wikipedia_tokens() for i in range(0, len(a), 10_000)]
+    return [list(a[i : i + 10_000]) for a in wikipedia_tokens() for i in range(0, len(a), 10_000)]
 
 
 def scores(wv: WordVectors) -> dict[str, float]:
     path = analogy_questions_path()
-    return {"wordsim353": wv.evaluate_similarity(wordsim353())["spearman"],
-            "simlex999": wv.evaluate_similarity(simlex999())["spearman"],
-            "analogy": wv.evaluate_analogies(path)["accuracy"],
-            "analogy_only_c": wv.evaluate_analogies(path, method="only_c")["accuracy"]}
+    return {
+        "wordsim353": wv.evaluate_similarity(wordsim353())["spearman"],
+        "simlex999": wv.evaluate_similarity(simlex999())["spearman"],
+        "analogy": wv.evaluate_analogies(path)["accuracy"],
+        "analogy_only_c": wv.evaluate_analogies(path, method="only_c")["accuracy"],
+    }
 
 
 def sparse_rho(matrix, vocab: list[str], pairs: pd.DataFrame) -> float:
@@ -57,16 +56,24 @@ def sparse_rho(matrix, vocab: list[str], pairs: pd.DataFrame) -> float:
     index = {w: i for i, w in enumerate(vocab)}
     used = pairs[pairs.word1.isin(index) & pairs.word2.isin(index)]
     a, b = matrix[[index[w] for w in used.word1]], matrix[[index[w] for w in used.word2]]
-    cos = np.diag(tfidf.cosine_similarity(a, b))
+    cos = np.diag(similarity.cosine_similarity(a, b))
     return float(stats.spearmanr(cos, used.score).statistic)
 
 
 def count_models(sents) -> list[dict]:
-    cooc, vocab = tfidf.cooccurrence_matrix(sents, window=SETTINGS["window"], min_count=SETTINGS["min_count"])
-    ppmi = tfidf.pmi(cooc, alpha=0.75)
-    svd = WordVectors(list(vocab), tfidf.truncated_svd(ppmi, n_components=SETTINGS["dim"]))
-    rows = [{"model": "PPMI (alpha 0.75)", "seed": np.nan, "wordsim353": sparse_rho(ppmi, list(vocab), wordsim353()),
-             "simlex999": sparse_rho(ppmi, list(vocab), simlex999()), "analogy": np.nan, "analogy_only_c": np.nan}]
+    cooc, vocab = cooccurrence.cooccurrence_matrix(sents, window=SETTINGS["window"], min_count=SETTINGS["min_count"])
+    ppmi = cooccurrence.pmi(cooc, alpha=0.75)
+    svd = WordVectors(list(vocab), cooccurrence.truncated_svd(ppmi, n_components=SETTINGS["dim"]))
+    rows = [
+        {
+            "model": "PPMI (alpha 0.75)",
+            "seed": np.nan,
+            "wordsim353": sparse_rho(ppmi, list(vocab), wordsim353()),
+            "simlex999": sparse_rho(ppmi, list(vocab), simlex999()),
+            "analogy": np.nan,
+            "analogy_only_c": np.nan,
+        }
+    ]
     rows.append({"model": "PPMI + SVD (50 d)", "seed": np.nan, **scores(svd)})
     return rows
 
@@ -79,9 +86,19 @@ def neural_models(sents, s: int) -> list[dict]:
         ours = Word2Vec(sg=sg, seed=s, **SETTINGS).fit(sents, progress=False)
         rows.append({"model": f"our {name} (PyTorch)", "seed": seed(s), **scores(ours)})
         k = SETTINGS
-        theirs = GensimWord2Vec(sents, sg=int(sg), vector_size=k["dim"], window=k["window"], negative=k["negative"],
-                                min_count=k["min_count"], sample=k["subsample"], epochs=k["epochs"], alpha=k["alpha"],
-                                workers=1, seed=seed(s))
+        theirs = GensimWord2Vec(
+            sents,
+            sg=int(sg),
+            vector_size=k["dim"],
+            window=k["window"],
+            negative=k["negative"],
+            min_count=k["min_count"],
+            sample=k["subsample"],
+            epochs=k["epochs"],
+            alpha=k["alpha"],
+            workers=1,
+            seed=seed(s),
+        )
         rows.append({"model": f"gensim {name}", "seed": seed(s), **scores(WordVectors.from_gensim(theirs.wv))})
     return rows
 

@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-
 __all__ = ["glue", "hide_progress"]
 
 # The prefix myst-nb gives hidden glue outputs (myst_nb.ext.glue.GLUE_PREFIX).

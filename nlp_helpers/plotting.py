@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.axes import Axes
 
-from ._checks import check_array
+from nlp_helpers._checks import check_array
 
 SEQUENTIAL = "cividis"
 DIVERGING = "PuOr_r"
@@ -83,8 +83,20 @@ def heatmap(
             for j in range(n_cols):
                 v = m[i, j]
                 t = 0.5 if hi == lo else (v - lo) / (hi - lo)
-                color = "black" if (np.isfinite(v) and t > 0.6 and not diverging) else ("white" if not diverging else "black")
-                ax.text(j, i, format(v, fmt) if np.isfinite(v) else str(v), ha="center", va="center", color=color, fontsize=8)
+                color = (
+                    "black"
+                    if (np.isfinite(v) and t > 0.6 and not diverging)
+                    else ("white" if not diverging else "black")
+                )
+                ax.text(
+                    j,
+                    i,
+                    format(v, fmt) if np.isfinite(v) else str(v),
+                    ha="center",
+                    va="center",
+                    color=color,
+                    fontsize=8,
+                )
     ax.set_title(title)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nlp_helpers.exercises import STRICT_ENV
+from nlp_helpers.exercises.checker import STRICT_ENV
 
 
 @pytest.fixture(autouse=True)
@@ -14,5 +14,5 @@ def lenient_checkers(request, monkeypatch):
     ``tools/run_tests.sh`` sets NLP_EXERCISES_STRICT=1 for the notebooks, where a failing
     checker must fail CI; a test that wants strict mode sets it itself with monkeypatch.
     """
-    if request.module.__name__.split(".")[-1].startswith("test_exercises_"):
+    if request.module.__name__.split(".")[-1].endswith("_exercises"):
         monkeypatch.delenv(STRICT_ENV, raising=False)

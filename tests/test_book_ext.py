@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from sphinx.errors import ExtensionError
 
-_spec = importlib.util.spec_from_file_location("book_ext", Path(__file__).resolve().parent.parent / "tools" / "book_ext.py")
+_spec = importlib.util.spec_from_file_location(
+    "book_ext", Path(__file__).resolve().parent.parent / "tools" / "book_ext.py"
+)
 book_ext = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(book_ext)
 
@@ -27,10 +29,15 @@ def test_the_accessibility_fix_rewrites_the_pydata_header():
     assert fixed.count('aria-hidden="true"') == 2 and 'title="Light"' not in fixed
 
 
-@pytest.mark.parametrize("broken", [
-    HEADER.replace('aria-label="Search"', 'aria-label="Find"'),  # a new label: the search pattern misses
-    HEADER.replace('data-mode="light" title="Light"', 'data-theme="light"').replace('data-mode="dark" title="Dark"', "x"),
-])
+@pytest.mark.parametrize(
+    "broken",
+    [
+        HEADER.replace('aria-label="Search"', 'aria-label="Find"'),  # a new label: the search pattern misses
+        HEADER.replace('data-mode="light" title="Light"', 'data-theme="light"').replace(
+            'data-mode="dark" title="Dark"', "x"
+        ),
+    ],
+)
 def test_a_changed_theme_fails_the_build_naming_the_page(broken):
     with pytest.raises(ExtensionError, match="chapter.html"):
         book_ext.fix_theme_accessibility(broken, "chapter.html")
@@ -55,7 +62,7 @@ def test_the_build_environment_hides_progress_bars_and_checker_verdicts(monkeypa
     import subprocess
     import sys
 
-    from nlp_helpers.exercises import CheckResult
+    from nlp_helpers.exercises.checker import CheckResult
 
     class App:
         def connect(self, *args):
@@ -68,8 +75,13 @@ def test_the_build_environment_hides_progress_bars_and_checker_verdicts(monkeypa
     assert "✅" in repr(done)
     book_ext.setup(App())
     # A kernel started by the build inherits the environment; tqdm reads TQDM_* defaults at import.
-    kernel = subprocess.run([sys.executable, "-c", "from tqdm.auto import tqdm; print(tqdm(range(3)).disable)"],
-                            env=dict(os.environ), capture_output=True, text=True, check=True)
+    kernel = subprocess.run(
+        [sys.executable, "-c", "from tqdm.auto import tqdm; print(tqdm(range(3)).disable)"],
+        env=dict(os.environ),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert kernel.stdout.strip() == "True"
     assert "✅" not in repr(done) and "Your turn" in repr(done) and "Colab" in repr(done)
     assert "✅" in str(done)  # str() is still the verdict (strict mode's AssertionError uses it)
@@ -81,8 +93,10 @@ def test_a_page_fixed_by_an_earlier_build_passes_unchanged():
 
 
 def test_code_toggles_are_named_by_their_text_and_the_bibliography_is_not_a_list():
-    toggle = ('<details class="admonition hide above-input"><summary aria-label="Toggle hidden content">'
-              '<p class="collapsed admonition-title">Show code cell source</p></summary></details>')
+    toggle = (
+        '<details class="admonition hide above-input"><summary aria-label="Toggle hidden content">'
+        '<p class="collapsed admonition-title">Show code cell source</p></summary></details>'
+    )
     fixed = book_ext.fix_content_accessibility(toggle)
     assert "<summary>" in fixed and "aria-label" not in fixed
     assert book_ext.fix_content_accessibility(fixed) == fixed  # an incremental build's page passes again

@@ -29,8 +29,10 @@ def test_hidden_glue_shows_nothing_in_a_live_notebook():
     assert metadata["scrapbook"]["name"] == "n_words"
 
 
-@pytest.mark.parametrize(("name", "display", "error"), [("", False, ValueError), ("a b", False, ValueError),
-                                                         (3, False, ValueError), ("ok", "yes", TypeError)])
+@pytest.mark.parametrize(
+    ("name", "display", "error"),
+    [("", False, ValueError), ("a b", False, ValueError), (3, False, ValueError), ("ok", "yes", TypeError)],
+)
 def test_bad_arguments_are_named(name, display, error):
     with pytest.raises(error, match="name|display"):
         glue(name, 1, display=display)

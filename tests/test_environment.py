@@ -36,7 +36,7 @@ def test_environment_installs_the_package_itself_and_runs_postbuild_steps():
     assert "-e ." in pip
     post = (ROOT / "postBuild").read_text()
     assert "requirements-nodeps.txt" in post and "--no-deps" in post
-    assert "nlp_helpers.llm prepare" in post
+    assert "nlp_helpers.sampling.llm prepare" in post
     assert not (ROOT / "binder").exists(), "a binder/ folder would make repo2docker ignore the top-level files"
 
 
@@ -57,7 +57,8 @@ def test_conda_versions_satisfy_the_package_requirements():
         if pypi in reqs and spec.startswith(">="):
             floor = spec[2:].split(",")[0]
             assert reqs[pypi].specifier.contains(floor) or reqs[pypi].specifier.contains(floor + ".0"), (
-                f"environment.yml asks {name}{spec} but pyproject.toml needs {reqs[pypi]}")
+                f"environment.yml asks {name}{spec} but pyproject.toml needs {reqs[pypi]}"
+            )
 
 
 def test_widgets_work_in_jupyterlab_from_the_environment():
@@ -67,8 +68,11 @@ def test_widgets_work_in_jupyterlab_from_the_environment():
 
 
 def test_nodeps_requirements_are_pinned():
-    lines = [line for line in (ROOT / "requirements-nodeps.txt").read_text().splitlines()
-             if line.strip() and not line.startswith("#")]
+    lines = [
+        line
+        for line in (ROOT / "requirements-nodeps.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     assert lines and all("==" in line for line in lines)
 
 

@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from nlp_helpers.notebooks import SETUP_SOURCE, clean, is_clean, student_version
+from tools.notebooks import SETUP_SOURCE, clean, is_clean, student_version
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-from toc_notebooks import toc_files, toc_notebooks  # noqa: E402
+from tools.toc_notebooks import toc_files, toc_notebooks  # noqa: E402
 
 NOTEBOOKS = toc_notebooks()
 FORBIDDEN = {
@@ -42,8 +40,11 @@ def test_toc_lists_every_chapter_and_only_existing_files():
     listed = toc_files()
     for f in listed:
         assert (ROOT / f"{f}.ipynb").exists() or (ROOT / f"{f}.md").exists(), f"_toc.yml lists missing file {f}"
-    on_disk = {str(p.relative_to(ROOT).with_suffix("")) for p in (ROOT / "book").rglob("*.ipynb")
-               if ".ipynb_checkpoints" not in p.parts and not p.name.startswith("_")}
+    on_disk = {
+        str(p.relative_to(ROOT).with_suffix(""))
+        for p in (ROOT / "book").rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in p.parts and not p.name.startswith("_")
+    }
     assert on_disk <= set(listed), f"notebooks not in _toc.yml: {sorted(on_disk - set(listed))}"
     assert NOTEBOOKS, "the table of contents lists no chapter notebook"
 
@@ -51,7 +52,7 @@ def test_toc_lists_every_chapter_and_only_existing_files():
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_notebook_is_committed_clean(path):
     nb = nbformat.read(path, as_version=4)
-    assert is_clean(nb), f"{path.name}: run `python -m nlp_helpers.notebooks clean {path.relative_to(ROOT)}`"
+    assert is_clean(nb), f"{path.name}: run `python -m tools.notebooks clean {path.relative_to(ROOT)}`"
     assert nb.cells[0].source == SETUP_SOURCE
     assert nb.metadata.get("kernelspec", {}).get("name") == "python3"
 
@@ -59,8 +60,13 @@ def test_notebook_is_committed_clean(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
 def test_notebook_asserts_its_claims_in_hidden_cells(path):
     nb = nbformat.read(path, as_version=4)
-    hidden_asserts = [c for c in nb.cells if c.cell_type == "code" and "remove-cell" in c.metadata.get("tags", [])
-                      and re.search(r"^\s*assert\b|np\.testing\.assert|torch\.testing\.assert", c.source, re.M)]
+    hidden_asserts = [
+        c
+        for c in nb.cells
+        if c.cell_type == "code"
+        and "remove-cell" in c.metadata.get("tags", [])
+        and re.search(r"^\s*assert\b|np\.testing\.assert|torch\.testing\.assert", c.source, re.M)
+    ]
     assert len(hidden_asserts) >= 3, f"{path.name}: only {len(hidden_asserts)} hidden assertion cells"
 
 
@@ -83,8 +89,13 @@ def test_notebook_has_self_checking_exercises(path):
     assert 3 <= len(labels) <= 6, f"{path.name}: {len(labels)} exercises (want 3-6)"
     for label in labels:
         assert re.search(r"\{solution-start\} " + re.escape(label) + r"\b", md), f"{path.name}: no solution for {label}"
-    checks = [c for c in nb.cells if c.cell_type == "code" and re.search(r"\bcheck_\w+\(", c.source)
-              and "remove-cell" not in c.metadata.get("tags", [])]
+    checks = [
+        c
+        for c in nb.cells
+        if c.cell_type == "code"
+        and re.search(r"\bcheck_\w+\(", c.source)
+        and "remove-cell" not in c.metadata.get("tags", [])
+    ]
     assert len(checks) >= len(labels), f"{path.name}: {len(labels)} exercises but {len(checks)} checker calls"
     student = student_version(nb)
     assert not any("solution" in c.metadata.get("tags", []) for c in student.cells)
@@ -115,20 +126,25 @@ def test_every_figure_has_alt_text(path):
         alt = _figure_alt(cell)
         if len(alt) < MIN_ALT_CHARS or re.search(r"\.(png|svg|jpe?g|gif)$|^\.\./_images", alt, re.I):
             bad.append(f"cell {i} ({cell.source.splitlines()[0][:60]!r}): alt={alt!r}")
-    assert not bad, (f"{path.name}: figure cells without a real alt text (set cell metadata "
-                     f'{{"mystnb": {{"image": {{"alt": "what the figure shows and what to notice"}}}}}}, '
-                     f">= {MIN_ALT_CHARS} characters):\n" + "\n".join(bad))
+    assert not bad, (
+        f"{path.name}: figure cells without a real alt text (set cell metadata "
+        f'{{"mystnb": {{"image": {{"alt": "what the figure shows and what to notice"}}}}}}, '
+        f">= {MIN_ALT_CHARS} characters):\n" + "\n".join(bad)
+    )
 
 
-@pytest.mark.parametrize(("source", "plots"), [
-    ("fig, ax = plt.subplots(figsize=(6, 3))\nax.plot(losses)\nplt.show()", True),
-    ("heatmap(sims, words, words, title='cosine')", True),
-    ("ax = aniso.plot(marker='o')", True),
-    ("fig, (ax1, ax2) = plt.subplots(1, 2)", True),
-    ("import matplotlib.pyplot as plt\nplt.rcParams['figure.dpi'] = 100", False),
-    ("tiny = TinyGPT(TinyGPTConfig(vocab_size=84, block_size=64), seed=0)", False),
-    ("from nlp_helpers.plotting import PALETTE, heatmap, use_book_style", False),
-])
+@pytest.mark.parametrize(
+    ("source", "plots"),
+    [
+        ("fig, ax = plt.subplots(figsize=(6, 3))\nax.plot(losses)\nplt.show()", True),
+        ("heatmap(sims, words, words, title='cosine')", True),
+        ("ax = aniso.plot(marker='o')", True),
+        ("fig, (ax1, ax2) = plt.subplots(1, 2)", True),
+        ("import matplotlib.pyplot as plt\nplt.rcParams['figure.dpi'] = 100", False),
+        ("tiny = TinyGPT(TinyGPTConfig(vocab_size=84, block_size=64), seed=0)", False),
+        ("from nlp_helpers.plotting import PALETTE, heatmap, use_book_style", False),
+    ],
+)
 def test_plot_detector(source, plots):
     assert bool(PLOTS.search(source)) is plots
 
@@ -155,7 +171,9 @@ def test_clean_strips_outputs_and_adds_setup_cell():
 def test_student_version_removes_gated_solutions_and_shows_stubs():
     cells = [
         nbformat.v4.new_markdown_cell("```{exercise} Add\n:label: ex-add\nWrite add.\n```"),
-        nbformat.v4.new_code_cell("def add(a, b):\n    raise NotImplementedError", metadata={"tags": ["exercise-stub", "remove-cell"]}),
+        nbformat.v4.new_code_cell(
+            "def add(a, b):\n    raise NotImplementedError", metadata={"tags": ["exercise-stub", "remove-cell"]}
+        ),
         nbformat.v4.new_markdown_cell("```{solution-start} ex-add\n:class: dropdown\n```"),
         nbformat.v4.new_code_cell("def add(a, b):\n    return a + b", metadata={"tags": ["solution"]}),
         nbformat.v4.new_markdown_cell("```{solution-end}\n```"),
@@ -175,10 +193,10 @@ def test_student_version_removes_gated_solutions_and_shows_stubs():
 
 def test_landing_page_has_a_card_for_every_chapter():
     """The landing page's cards are written from _toc.yml by tools/make_intro_cards.py: run it after adding a chapter."""
-    from make_intro_cards import cards_markdown, chapter_slugs
+    from tools.make_intro_cards import cards_markdown, chapter_slugs
 
     intro = (ROOT / "book" / "intro.md").read_text(encoding="utf-8")
     slugs = chapter_slugs()
-    assert slugs and cards_markdown(slugs) in intro, "run `python tools/make_intro_cards.py`"
+    assert slugs and cards_markdown(slugs) in intro, "run `python -m tools.make_intro_cards`"
     for slug in slugs:
         assert (ROOT / "book" / "figures" / "cards" / f"{slug}.svg").exists(), f"no card picture for {slug}"

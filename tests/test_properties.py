@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import numpy as np
 import pytest
@@ -24,36 +24,80 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from nlp_helpers import attention as A
-from nlp_helpers import sampling as S
-from nlp_helpers.bpe import BPE, pretokenize
-from nlp_helpers.edit_distance import edit_distance
-from nlp_helpers.fasttext import char_ngrams
-from nlp_helpers.mlm import IGNORE_INDEX, mask_tokens
-from nlp_helpers.ngram import SMOOTHINGS, NGramLM, StupidBackoff
-from nlp_helpers.positional import alibi_bias
-from nlp_helpers.sampling_generate import distinct_n, repetition_rate
-from nlp_helpers.tfidf import TfIdf, cosine_similarity, pmi
-from nlp_helpers.tinygpt import CharTokenizer
-from nlp_helpers.topics import c_tf_idf_from_counts
-from nlp_helpers.transformer import layer_norm
+from nlp_helpers.attention import self_attention as A
+from nlp_helpers.attention.positional import alibi_bias
+from nlp_helpers.attention.transformer import layer_norm
+from nlp_helpers.bert.mlm import IGNORE_INDEX, mask_tokens
+from nlp_helpers.bert.topics import c_tf_idf_from_counts
+from nlp_helpers.bert.wordpiece import (
+    SPECIAL_TOKENS,
+    basic_tokenize,
+    clean_text,
+    load_vocab,
+    wordpiece_tokenize,
+)
+from nlp_helpers.ngram.models import SMOOTHINGS, NGramLM, StupidBackoff
+from nlp_helpers.sampling import distributions as S
+from nlp_helpers.sampling.generate import distinct_n, repetition_rate
+from nlp_helpers.sampling.tinygpt import CharTokenizer
+from nlp_helpers.tfidf.cooccurrence import pmi
+from nlp_helpers.tfidf.similarity import cosine_similarity
+from nlp_helpers.tfidf.weighting import TfIdf
+from nlp_helpers.tokenization.bpe import BPE, pretokenize
+from nlp_helpers.tokenization.edit_distance import edit_distance
 from nlp_helpers.widgets.attention import transform_weights
-from nlp_helpers.word2vec import keep_probabilities, noise_distribution
-from nlp_helpers.word2vec_softmax import softmax as w2v_softmax
-from nlp_helpers.wordpiece import SPECIAL_TOKENS, basic_tokenize, clean_text, load_vocab, wordpiece_tokenize
+from nlp_helpers.word2vec.corpus import keep_probabilities, noise_distribution
+from nlp_helpers.word2vec.fasttext import char_ngrams
+from nlp_helpers.word2vec.softmax import softmax as w2v_softmax
 
 # Fast and reproducible: 50 examples, the same ones on every run, nothing stored between runs.
-PROPERTY = settings(max_examples=50, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+PROPERTY = settings(
+    max_examples=50,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
 
 # ------------------------------------------------------------------------------ strategies
 # Text from the scripts and features the issue names: CJK, combining accents, emoji (with
 # zero-width joiners and skin tones), right-to-left scripts and direction marks, plus any
 # character hypothesis likes except lone surrogates (a Python str may hold them, text may not).
 SNIPPETS = [
-    "中文", "語言模型", "日本語", "한국어", "e\u0301", "n\u0303o", "a\u0308\u0304", "café", "Ångström",
-    "🙂", "👩\u200d💻", "👍🏽", "🇫🇷", "שלום", "עברית", "مرحبا", "العربية", "\u200f", "\u200e", "\u202b",
-    " ", "  ", "\t", "\n", "x", "The", " cat", ",", "!", "42", "\u00a0", "\u3000", "ß", "İ",
+    "中文",
+    "語言模型",
+    "日本語",
+    "한국어",
+    "e\u0301",
+    "n\u0303o",
+    "a\u0308\u0304",
+    "café",
+    "Ångström",
+    "🙂",
+    "👩\u200d💻",
+    "👍🏽",
+    "🇫🇷",
+    "שלום",
+    "עברית",
+    "مرحبا",
+    "العربية",
+    "\u200f",
+    "\u200e",
+    "\u202b",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "x",
+    "The",
+    " cat",
+    ",",
+    "!",
+    "42",
+    "\u00a0",
+    "\u3000",
+    "ß",
+    "İ",
 ]
 ANY_CHAR = st.characters(blacklist_categories=("Cs",))
 UNICODE_TEXT = st.one_of(
@@ -70,8 +114,9 @@ FINITE_LOGIT = st.one_of(st.floats(-50, 50), st.sampled_from([1e30, -1e30, 1e300
 @st.composite
 def logits(draw, max_v: int = 12, allow_neg_inf: bool = True):
     v = draw(st.integers(1, max_v))
-    row = draw(st.lists(st.one_of(FINITE_LOGIT, st.just(-math.inf)) if allow_neg_inf else FINITE_LOGIT,
-                        min_size=v, max_size=v))
+    row = draw(
+        st.lists(st.one_of(FINITE_LOGIT, st.just(-math.inf)) if allow_neg_inf else FINITE_LOGIT, min_size=v, max_size=v)
+    )
     if all(x == -math.inf for x in row):
         row[draw(st.integers(0, v - 1))] = draw(FINITE_LOGIT)
     return np.array(row)
@@ -82,8 +127,13 @@ TEMPERATURE = st.one_of(st.just(0.0), st.floats(1e-3, 20.0), st.sampled_from([1e
 
 # ------------------------------------------------------------------------------ sampling
 @PROPERTY
-@given(logits(), TEMPERATURE, st.one_of(st.none(), st.integers(1, 20)), st.one_of(st.none(), st.floats(1e-6, 1.0)),
-       st.one_of(st.none(), st.floats(0.0, 1.0)))
+@given(
+    logits(),
+    TEMPERATURE,
+    st.one_of(st.none(), st.integers(1, 20)),
+    st.one_of(st.none(), st.floats(1e-6, 1.0)),
+    st.one_of(st.none(), st.floats(0.0, 1.0)),
+)
 def test_filtered_probs_are_a_distribution_even_for_huge_logits(x, t, k, p, mp):
     """Every filter chain, every temperature (0 = greedy), logits up to 1.5e308: non-negative, sums to 1, no NaN."""
     probs = S.filtered_probs(x, t, k, p, mp)
@@ -96,8 +146,13 @@ def test_filtered_probs_are_a_distribution_even_for_huge_logits(x, t, k, p, mp):
 
 
 @PROPERTY
-@given(logits(), st.floats(1e-3, 5.0), st.one_of(st.none(), st.integers(1, 20)), st.one_of(st.none(), st.floats(1e-6, 1.0)),
-       st.integers(0, 2**32 - 1))
+@given(
+    logits(),
+    st.floats(1e-3, 5.0),
+    st.one_of(st.none(), st.integers(1, 20)),
+    st.one_of(st.none(), st.floats(1e-6, 1.0)),
+    st.integers(0, 2**32 - 1),
+)
 def test_a_sampled_token_is_always_a_valid_id_with_nonzero_probability(x, t, k, p, seed):
     token = S.sample(x, t, k, p, generator=seed)
     assert 0 <= token < x.size
@@ -105,8 +160,13 @@ def test_a_sampled_token_is_always_a_valid_id_with_nonzero_probability(x, t, k, 
 
 
 @PROPERTY
-@given(logits(max_v=10, allow_neg_inf=False).filter(lambda x: np.abs(x).max() <= 50), st.floats(-1e3, 1e3),
-       st.floats(0.05, 5.0), st.integers(1, 12), st.floats(0.01, 1.0))
+@given(
+    logits(max_v=10, allow_neg_inf=False).filter(lambda x: np.abs(x).max() <= 50),
+    st.floats(-1e3, 1e3),
+    st.floats(0.05, 5.0),
+    st.integers(1, 12),
+    st.floats(0.01, 1.0),
+)
 def test_probabilities_do_not_change_when_every_logit_is_shifted(x, shift, t, k, p):
     """softmax(z + c) = softmax(z): the filters compare logits and probabilities, never absolute values."""
     np.testing.assert_allclose(S.filtered_probs(x + shift, t, k, p), S.filtered_probs(x, t, k, p), atol=1e-9)
@@ -157,7 +217,7 @@ def test_bpe_decode_undoes_encode_for_any_unicode(text):
 
 @lru_cache(maxsize=1)
 def bert_vocab() -> dict[str, int]:
-    from nlp_helpers.bert import minilm_path
+    from nlp_helpers.bert.minilm import minilm_path
 
     return load_vocab(minilm_path() / "vocab.txt")
 
@@ -232,9 +292,14 @@ def test_attention_rows_sum_to_one_or_are_zero_when_fully_masked(inputs):
 
 
 @PROPERTY
-@given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 6)),
-              elements=st.one_of(st.floats(-1e30, 1e30), st.just(-math.inf))),
-       arrays(np.bool_, st.tuples(st.integers(1, 4), st.integers(1, 6))))
+@given(
+    arrays(
+        np.float64,
+        st.tuples(st.integers(1, 4), st.integers(1, 6)),
+        elements=st.one_of(st.floats(-1e30, 1e30), st.just(-math.inf)),
+    ),
+    arrays(np.bool_, st.tuples(st.integers(1, 4), st.integers(1, 6))),
+)
 def test_masked_softmax_rows_sum_to_one_or_zero(scores, mask):
     assume(mask.shape == scores.shape)
     w = A.softmax(scores, mask)
@@ -259,8 +324,11 @@ def test_every_head_of_multi_head_attention_is_a_distribution(n_heads, T, d_k, s
 
 
 @PROPERTY
-@given(arrays(np.float64, st.tuples(st.integers(1, 3), st.integers(1, 5)), elements=st.floats(0, 10)),
-       st.floats(0.05, 10.0), st.booleans())
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 3), st.integers(1, 5)), elements=st.floats(0, 10)),
+    st.floats(0.05, 10.0),
+    st.booleans(),
+)
 def test_attention_widget_transform_rows_sum_to_one_or_stay_zero(w, t, causal):
     if causal:
         w = np.resize(w, (w.shape[1], w.shape[1]))
@@ -280,8 +348,10 @@ def test_alibi_bias_is_a_penalty_that_is_zero_on_the_diagonal(n_q, n_k, slope):
 
 
 @PROPERTY
-@given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(2, 6)), elements=st.floats(-1, 1)),
-       st.sampled_from([1.0, 1e-100, 1e100, 1e300]))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(2, 6)), elements=st.floats(-1, 1)),
+    st.sampled_from([1.0, 1e-100, 1e100, 1e300]),
+)
 def test_layer_norm_gives_mean_zero_and_unit_variance_at_any_scale(x, scale):
     assume(np.ptp(x, axis=-1).min() > 1e-3)  # a (nearly) constant row has no spread to normalise
     y = layer_norm(x * scale, eps=0.0)
@@ -296,9 +366,13 @@ SENTENCES = st.lists(st.lists(st.sampled_from(WORDS), max_size=6), min_size=1, m
 
 
 @PROPERTY
-@given(SENTENCES.filter(lambda s: any(s)), st.integers(1, 3), st.sampled_from([s for s in SMOOTHINGS if s != "mle"]),
-       st.lists(st.sampled_from([*WORDS, "zebra", "<s>"]), max_size=3),
-       st.lists(st.lists(st.sampled_from([*WORDS, "zebra"]), max_size=5), min_size=1, max_size=3))
+@given(
+    SENTENCES.filter(lambda s: any(s)),
+    st.integers(1, 3),
+    st.sampled_from([s for s in SMOOTHINGS if s != "mle"]),
+    st.lists(st.sampled_from([*WORDS, "zebra", "<s>"]), max_size=3),
+    st.lists(st.lists(st.sampled_from([*WORDS, "zebra"]), max_size=5), min_size=1, max_size=3),
+)
 def test_ngram_distributions_sum_to_one_and_perplexity_is_at_least_one(train, n, smoothing, context, held_out):
     lm = NGramLM(n, smoothing).fit(train)
     dist = lm.distribution(context)
@@ -335,8 +409,11 @@ def test_cosine_lies_in_minus_one_one_is_symmetric_and_scale_free(a, b, scale, f
 
 
 @PROPERTY
-@given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)), elements=st.integers(0, 20).map(float)),
-       st.sampled_from([1.0, 1e-3, 1e6, 3e306]), st.sampled_from([0.75, 1.0]))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)), elements=st.integers(0, 20).map(float)),
+    st.sampled_from([1.0, 1e-3, 1e6, 3e306]),
+    st.sampled_from([0.75, 1.0]),
+)
 def test_ppmi_is_non_negative_and_does_not_change_when_all_counts_are_scaled(cooc, scale, alpha):
     assume(cooc.sum() > 0)
     ppmi = pmi(cooc, alpha=alpha)
@@ -345,8 +422,10 @@ def test_ppmi_is_non_negative_and_does_not_change_when_all_counts_are_scaled(coo
 
 
 @PROPERTY
-@given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 5)), elements=st.integers(1, 50).map(float)),
-       st.sampled_from([1.0, 1e-3, 3e306]))
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 5)), elements=st.integers(1, 50).map(float)),
+    st.sampled_from([1.0, 1e-3, 3e306]),
+)
 def test_c_tf_idf_is_finite_non_negative_and_scale_free(counts, scale):
     scores = c_tf_idf_from_counts(counts)
     assert np.isfinite(scores).all() and (scores >= 0).all()
@@ -379,8 +458,11 @@ def test_word2vec_softmax_is_a_distribution(scores):
 
 
 @PROPERTY
-@given(arrays(np.int64, st.tuples(st.integers(1, 3), st.integers(1, 8)), elements=st.integers(0, 9)),
-       st.floats(0.0, 1.0), st.integers(0, 2**32 - 1))
+@given(
+    arrays(np.int64, st.tuples(st.integers(1, 3), st.integers(1, 8)), elements=st.integers(0, 9)),
+    st.floats(0.0, 1.0),
+    st.integers(0, 2**32 - 1),
+)
 def test_masked_lm_corruption_only_touches_selected_ordinary_tokens(ids, p, seed):
     special = [0, 1]
     inputs, labels = mask_tokens(ids, 10, 9, special, np.random.default_rng(seed), p)
@@ -427,7 +509,7 @@ def test_the_alignment_costs_add_up_to_the_distance(a, b, sub, ins, dele):
 def test_edit_distance_equals_the_recursive_definition(a, b):
     """An independent memoised recursion (the definition, not the table) gives the same distance."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def ref(i: int, j: int) -> int:
         if i == 0 or j == 0:
             return i + j

@@ -23,7 +23,9 @@ def test_the_offset_shifts_every_kind_of_generator(monkeypatch):
     a = torch.rand(3)
     torch.manual_seed(8)
     assert torch.equal(a, torch.rand(3))
-    assert torch.equal(torch.rand(2, generator=torch_generator(0)), torch.rand(2, generator=torch.Generator().manual_seed(7)))
+    assert torch.equal(
+        torch.rand(2, generator=torch_generator(0)), torch.rand(2, generator=torch.Generator().manual_seed(7))
+    )
     assert manual_seed(0) is None  # nothing for a notebook cell to print
 
 

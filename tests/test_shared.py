@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from nlp_helpers import _checks as C
-from nlp_helpers import data
-from nlp_helpers.exercises import STRICT_ENV, Checker
+from nlp_helpers.data import corpora as data
+from nlp_helpers.exercises.checker import STRICT_ENV, Checker
 
 
 class TestChecks:

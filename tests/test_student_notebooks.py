@@ -8,27 +8,31 @@ kernel. Every checker cell must print "⏳ Not yet" and no cell may raise.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from nlp_helpers.exercises import STRICT_ENV
-from nlp_helpers.notebooks import student_version
+from nlp_helpers.exercises.checker import STRICT_ENV
+from tools.notebooks import student_version
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-from toc_notebooks import toc_notebooks  # noqa: E402
+from tools.toc_notebooks import toc_notebooks  # noqa: E402
 
 NOTEBOOKS = toc_notebooks()
 
 
 def exercise_section(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """The setup cell plus every cell from the '## Exercises' heading to the end."""
-    start = next((i for i, c in enumerate(nb.cells)
-                  if c.cell_type == "markdown" and re.search(r"^## Exercises", c.source, re.M)), None)
+    start = next(
+        (
+            i
+            for i, c in enumerate(nb.cells)
+            if c.cell_type == "markdown" and re.search(r"^## Exercises", c.source, re.M)
+        ),
+        None,
+    )
     assert start is not None, "no '## Exercises' heading"
     out = nbformat.v4.new_notebook(metadata=nb.metadata)
     out.cells = [nb.cells[0], *nb.cells[start:]]
@@ -41,11 +45,12 @@ def test_student_exercises_report_not_yet(path, monkeypatch, tmp_path):
     nb = exercise_section(student_version(nbformat.read(path, as_version=4)))
     client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}})
     client.execute()  # raises CellExecutionError if any cell fails
-    check_cells = [c for c in nb.cells if c.cell_type == "code" and "check_" in c.source
-                   and "exercise-stub" not in c.metadata.get("tags", [])]
+    check_cells = [
+        c
+        for c in nb.cells
+        if c.cell_type == "code" and "check_" in c.source and "exercise-stub" not in c.metadata.get("tags", [])
+    ]
     assert check_cells, "no checker calls in the exercise section"
     for cell in check_cells:
-        text = "".join(
-            o.get("text", "") + "".join(str(v) for v in o.get("data", {}).values()) for o in cell.outputs
-        )
+        text = "".join(o.get("text", "") + "".join(str(v) for v in o.get("data", {}).values()) for o in cell.outputs)
         assert "⏳ Not yet" in text, f"{path.name}: checker did not report 'not yet':\n{cell.source}\n-> {text[:300]}"

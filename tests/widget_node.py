@@ -29,7 +29,11 @@ def run_widget_js(esm: str, state: dict[str, Any], actions: list[dict], tmp_path
     (tmp_path / "w.mjs").write_text(esm, encoding="utf-8")
     (tmp_path / "s.json").write_text(json.dumps(state), encoding="utf-8")
     (tmp_path / "a.json").write_text(json.dumps(actions), encoding="utf-8")
-    run = subprocess.run([node_binary(), str(NODE_DOM), str(tmp_path / "w.mjs"), str(tmp_path / "s.json"),
-                          str(tmp_path / "a.json")], capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [node_binary(), str(NODE_DOM), str(tmp_path / "w.mjs"), str(tmp_path / "s.json"), str(tmp_path / "a.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)

@@ -1,4 +1,4 @@
-"""Small Sphinx extension for the book's HTML.
+r"""Small Sphinx extension for the book's HTML.
 
 1. sphinx-thebe registers its inline configuration script once per read phase, so a page can
 get the same ``const THEBE_JS_URL = ...`` twice, which is a JavaScript error in the browser.

@@ -21,7 +21,7 @@ import yaml
 from jupyter_cache import get_cache
 from jupyter_cache.executors import load_executor
 
-from toc_notebooks import toc_notebooks
+from tools.toc_notebooks import toc_notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "_build" / ".jupyter_cache"

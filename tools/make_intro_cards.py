@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from toc_notebooks import toc_files
+from tools.toc_notebooks import toc_files
 
 ROOT = Path(__file__).resolve().parent.parent
 INTRO = ROOT / "book" / "intro.md"
@@ -18,28 +18,61 @@ BEGIN, END = "<!-- chapter cards: written by tools/make_intro_cards.py -->", "<!
 
 # slug: (title, one-line promise, alt text of the picture)
 CARDS = {
-    "tokenization": ("Tokenization", "Split text into words and subwords; build byte-pair encoding from scratch and watch it merge.",
-                     "A word split into three coloured subword pieces."),
-    "ngram": ("N-gram language models", "Predict the next word from counts; smooth them up to Kneser-Ney and measure perplexity.",
-              "A chain of word circles with a question mark for the next word."),
-    "classification": ("Text classification", "Naive Bayes and logistic regression written out, evaluated honestly, compared with a significance test.",
-                       "Text snippets sorted into a positive and a negative pile."),
-    "tfidf": ("Bag of words and TF-IDF", "Weigh words by how telling they are, search documents, and compare with human similarity judgements.",
-              "A grid of word weights with a few strong cells."),
-    "word2vec": ("word2vec", "Train word vectors with skip-gram and negative sampling, and test them on similarity and analogies.",
-                 "Arrows for word vectors: king minus man plus woman points near queen."),
-    "feedforward": ("Neural networks and neural LMs", "Backpropagation by hand, checked against autograd; a neural language model against the n-gram one.",
-                    "A small neural network with two inputs, three hidden units and one output."),
-    "rnn": ("RNNs, GRUs and LSTMs", "Recurrent cells equal to PyTorch's, vanishing gradients measured, a character language model trained.",
-            "A recurrent network unrolled over three time steps."),
-    "tagging": ("Sequence labelling", "Parts of speech and named entities with an HMM, Viterbi, a CRF and a BiLSTM, on real treebanks.",
-                "A Viterbi trellis with the best path drawn through it."),
-    "attention": ("Attention and the transformer", "One encoder layer computed number by number, then masks, heads, positions and the decoder.",
-                  "An attention matrix with strong weights on its diagonal."),
-    "bert": ("BERT", "WordPiece, masked language modelling, real attention heads, sentence embeddings and fine-tuning.",
-             "A sentence with one masked word the model fills in."),
-    "sampling": ("LLM sampling and decoding", "Greedy, temperature, top-k and top-p on a real small LLM, checked against transformers.",
-                 "A next-token probability distribution with the top tokens kept."),
+    "tokenization": (
+        "Tokenization",
+        "Split text into words and subwords; build byte-pair encoding from scratch and watch it merge.",
+        "A word split into three coloured subword pieces.",
+    ),
+    "ngram": (
+        "N-gram language models",
+        "Predict the next word from counts; smooth them up to Kneser-Ney and measure perplexity.",
+        "A chain of word circles with a question mark for the next word.",
+    ),
+    "classification": (
+        "Text classification",
+        "Naive Bayes and logistic regression written out, evaluated honestly, compared with a significance test.",
+        "Text snippets sorted into a positive and a negative pile.",
+    ),
+    "tfidf": (
+        "Bag of words and TF-IDF",
+        "Weigh words by how telling they are, search documents, and compare with human similarity judgements.",
+        "A grid of word weights with a few strong cells.",
+    ),
+    "word2vec": (
+        "word2vec",
+        "Train word vectors with skip-gram and negative sampling, and test them on similarity and analogies.",
+        "Arrows for word vectors: king minus man plus woman points near queen.",
+    ),
+    "feedforward": (
+        "Neural networks and neural LMs",
+        "Backpropagation by hand, checked against autograd; a neural language model against the n-gram one.",
+        "A small neural network with two inputs, three hidden units and one output.",
+    ),
+    "rnn": (
+        "RNNs, GRUs and LSTMs",
+        "Recurrent cells equal to PyTorch's, vanishing gradients measured, a character language model trained.",
+        "A recurrent network unrolled over three time steps.",
+    ),
+    "tagging": (
+        "Sequence labelling",
+        "Parts of speech and named entities with an HMM, Viterbi, a CRF and a BiLSTM, on real treebanks.",
+        "A Viterbi trellis with the best path drawn through it.",
+    ),
+    "attention": (
+        "Attention and the transformer",
+        "One encoder layer computed number by number, then masks, heads, positions and the decoder.",
+        "An attention matrix with strong weights on its diagonal.",
+    ),
+    "bert": (
+        "BERT",
+        "WordPiece, masked language modelling, real attention heads, sentence embeddings and fine-tuning.",
+        "A sentence with one masked word the model fills in.",
+    ),
+    "sampling": (
+        "LLM sampling and decoding",
+        "Greedy, temperature, top-k and top-p on a real small LLM, checked against transformers.",
+        "A next-token probability distribution with the top tokens kept.",
+    ),
 }
 
 
@@ -56,8 +89,17 @@ def cards_markdown(slugs: list[str]) -> str:
     lines = [BEGIN, "::::{grid} 1 2 2 3", ":gutter: 3", ""]
     for number, slug in enumerate(slugs, start=1):
         title, promise, alt = CARDS[slug]
-        lines += [f":::{{grid-item-card}} {number}. {title}", f":link: {slug}", ":link-type: doc",
-                  f":img-top: figures/cards/{slug}.svg", f":img-alt: {alt}", "", promise, ":::", ""]
+        lines += [
+            f":::{{grid-item-card}} {number}. {title}",
+            f":link: {slug}",
+            ":link-type: doc",
+            f":img-top: figures/cards/{slug}.svg",
+            f":img-alt: {alt}",
+            "",
+            promise,
+            ":::",
+            "",
+        ]
     lines += ["::::", END]
     return "\n".join(lines)
 

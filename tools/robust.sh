@@ -13,7 +13,7 @@ export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" MKL_NUM_THREADS="${MKL_NUM_THREAD
 read -r -a offsets <<< "${OFFSETS:-0 3 7}"
 read -r -a kernels <<< "${KERNELS:-native default avx2}"
 if [ -n "${NOTEBOOKS:-}" ]; then read -r -a notebooks <<< "$NOTEBOOKS"
-else mapfile -t notebooks < <("$BIN/python" tools/toc_notebooks.py); fi
+else mapfile -t notebooks < <("$BIN/python" -m tools.toc_notebooks); fi
 log="$(mktemp -d)"
 declare -a summary
 status=0

@@ -29,7 +29,7 @@ JOBS="${NLP_TEST_JOBS:-2}"
 B_OFFSET="${NLP_CI_SEED_OFFSET:-$(( 10#$(date -u +%j) % 9 + 1 ))}"
 B_ENV=(env ATEN_CPU_CAPABILITY=default NLP_SEED_OFFSET="$B_OFFSET")
 A_ENV=(env -u ATEN_CPU_CAPABILITY NLP_SEED_OFFSET=0)
-mapfile -t NOTEBOOKS < <("$BIN/python" tools/toc_notebooks.py)
+mapfile -t NOTEBOOKS < <("$BIN/python" -m tools.toc_notebooks)
 
 offline() {
   # Run "$@" with no network but loopback (Linux network namespace; root or user namespaces).
@@ -71,7 +71,7 @@ step "3/4 build the book with warnings as errors (offline, B)"
 rm -rf _build
 # The chapters run in parallel into the build's execution cache first (one process per core);
 # the build then finds every notebook executed and renders it.
-offline "${B_ENV[@]}" "$BIN/python" tools/execute_book.py
+offline "${B_ENV[@]}" "$BIN/python" -m tools.execute_book
 offline "${B_ENV[@]}" "$BIN/jupyter-book" build . -W -n --keep-going
 
 step "4/4 browser tests (Debian Chromium via Playwright)"

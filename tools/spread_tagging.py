@@ -38,8 +38,9 @@ def run(seed: int) -> dict:
     for name, make in MODELS.items():
         pred = make(seed).fit(ner_train).tag_many([[w for w, _ in s] for s in ner_test])
         out[f"{name}_ner_f1"] = span_f1(gold, pred).f1
-        out[f"{name}_ner_f1_by_type"] = {k: span_f1([_only(g, k) for g in gold], [_only(p, k) for p in pred]).f1
-                                         for k in ("PER", "ORG", "LOC")}
+        out[f"{name}_ner_f1_by_type"] = {
+            k: span_f1([_only(g, k) for g in gold], [_only(p, k) for p in pred]).f1 for k in ("PER", "ORG", "LOC")
+        }
         pred = make(seed).fit(pos_train).tag_many([[w for w, _ in s] for s in pos_test])
         out[f"{name}_upos_acc"] = tag_accuracy([[t for _, t in s] for s in pos_test], pred)
     return out

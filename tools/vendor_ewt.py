@@ -28,7 +28,7 @@ def _sentences(path: Path):
                 yield sent_id, rows
             sent_id, rows = None, []
         elif line.startswith("# sent_id = "):
-            sent_id = line[len("# sent_id = "):]
+            sent_id = line[len("# sent_id = ") :]
         elif not line.startswith("#"):
             rows.append(line.split("\t"))
     if rows:

@@ -107,8 +107,14 @@ def _scores(tp: Any, fn: Any, fp: Any, beta: float) -> tuple[np.ndarray, np.ndar
     return precision, recall, _safe_div((1 + b2) * precision * recall, b2 * precision + recall)
 
 
-def precision_recall_fscore(gold: Sequence[Any], pred: Sequence[Any], *, beta: float = 1.0,
-                            average: str | None = None, labels: Sequence[Any] | None = None) -> dict[str, Any]:
+def precision_recall_fscore(
+    gold: Sequence[Any],
+    pred: Sequence[Any],
+    *,
+    beta: float = 1.0,
+    average: str | None = None,
+    labels: Sequence[Any] | None = None,
+) -> dict[str, Any]:
     """Precision, recall and F-beta per class (``average=None``) or averaged (``"macro"``, ``"micro"``).
 
     Returns ``{"precision", "recall", "f", "labels"}``; per-class values are arrays of shape (K,)
@@ -128,8 +134,12 @@ def precision_recall_fscore(gold: Sequence[Any], pred: Sequence[Any], *, beta: f
         return {"precision": float(precision), "recall": float(recall), "f": float(f), "labels": chosen}
     precision, recall, f = _scores(tp, fn, fp, beta)
     if average == "macro":
-        return {"precision": float(precision.mean()), "recall": float(recall.mean()), "f": float(f.mean()),
-                "labels": chosen}
+        return {
+            "precision": float(precision.mean()),
+            "recall": float(recall.mean()),
+            "f": float(f.mean()),
+            "labels": chosen,
+        }
     return {"precision": precision, "recall": recall, "f": f, "labels": chosen}
 
 
@@ -144,12 +154,18 @@ def kfold_indices(n: int, k: int = 10, seed: int = 0) -> list[tuple[np.ndarray, 
     seed = check_int("seed", seed, minimum=0)
     order = seeded_rng(seed).permutation(n)
     folds = np.array_split(order, k)
-    return [(np.sort(np.concatenate(folds[:i] + folds[i + 1:])), np.sort(fold)) for i, fold in enumerate(folds)]
+    return [(np.sort(np.concatenate(folds[:i] + folds[i + 1 :])), np.sort(fold)) for i, fold in enumerate(folds)]
 
 
-def cross_validate(fit_predict: Callable[[list, list, list], Sequence[Any]], docs: Sequence[Any],
-                   labels: Sequence[Any], *, k: int = 10, seed: int = 0,
-                   metric: Callable[[Sequence[Any], Sequence[Any]], float] = accuracy) -> np.ndarray:
+def cross_validate(
+    fit_predict: Callable[[list, list, list], Sequence[Any]],
+    docs: Sequence[Any],
+    labels: Sequence[Any],
+    *,
+    k: int = 10,
+    seed: int = 0,
+    metric: Callable[[Sequence[Any], Sequence[Any]], float] = accuracy,
+) -> np.ndarray:
     """k-fold cross-validation: ``metric(gold, fit_predict(train_docs, train_labels, test_docs))`` per fold.
 
     Returns the ``k`` scores, shape (k,); report their mean and standard deviation.

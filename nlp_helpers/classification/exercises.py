@@ -12,17 +12,21 @@ from itertools import pairwise
 
 import numpy as np
 
-from nlp_helpers.exercises import Checker, CheckResult
-
-from .evaluation import precision_recall_fscore
-from .features import mark_negation
-from .naive_bayes import NaiveBayes
-from .significance import paired_bootstrap
+from nlp_helpers.classification.evaluation import precision_recall_fscore
+from nlp_helpers.classification.features import mark_negation
+from nlp_helpers.classification.naive_bayes import NaiveBayes
+from nlp_helpers.classification.significance import paired_bootstrap
+from nlp_helpers.exercises.checker import Checker, CheckResult
 
 __all__ = ["check_add_alpha_likelihoods", "check_compare_feature_sets", "check_f_beta", "check_macro_micro_f1"]
 
-TOY = [("-", "just plain boring"), ("-", "entirely predictable and lacks energy"),
-       ("-", "no surprises and very few laughs"), ("+", "very powerful"), ("+", "the most fun film of the summer")]
+TOY = [
+    ("-", "just plain boring"),
+    ("-", "entirely predictable and lacks energy"),
+    ("-", "no surprises and very few laughs"),
+    ("+", "very powerful"),
+    ("+", "the most fun film of the summer"),
+]
 # SLP3's three-class example, gold classes in rows (urgent, normal, spam), predictions in columns.
 SPAM_CM = np.array([[8, 5, 3], [10, 60, 30], [1, 50, 200]])
 
@@ -45,21 +49,34 @@ def check_f_beta(f_beta: Callable) -> CheckResult:
     """``f_beta(precision, recall, beta=1.0)`` = (1 + b^2) P R / (b^2 P + R), and 0 when P = R = 0."""
     with Checker("F-beta from precision and recall") as ex:
         got = ex.call(f_beta, 0.5, 1.0)
-        ex.expect_close(got, 2 / 3, what="f_beta(0.5, 1.0)",
-                        hint="With beta = 1 this is the harmonic mean 2PR / (P + R), not the arithmetic mean.")
+        ex.expect_close(
+            got,
+            2 / 3,
+            what="f_beta(0.5, 1.0)",
+            hint="With beta = 1 this is the harmonic mean 2PR / (P + R), not the arithmetic mean.",
+        )
         for p, r, beta in [(0.42, 0.5, 1.0), (0.9, 0.3, 2.0), (0.9, 0.3, 0.5), (1.0, 1.0, 3.0)]:
             want = _f(p, r, beta)
             got = ex.call(f_beta, p, r, beta)
             if beta != 1 and abs(float(got) - _f(r, p, beta)) < 1e-9 and abs(want - _f(r, p, beta)) > 1e-6:
-                ex.fail(f"f_beta({p}, {r}, {beta}) gave {float(got):.4f}, the value with P and R swapped. "
-                        "beta > 1 weighs recall more: the beta^2 multiplies P in the denominator.")
-            ex.expect_close(got, want, what=f"f_beta({p}, {r}, {beta})",
-                            hint="Use (1 + beta**2) * P * R / (beta**2 * P + R).")
+                ex.fail(
+                    f"f_beta({p}, {r}, {beta}) gave {float(got):.4f}, the value with P and R swapped. "
+                    "beta > 1 weighs recall more: the beta^2 multiplies P in the denominator."
+                )
+            ex.expect_close(
+                got, want, what=f"f_beta({p}, {r}, {beta})", hint="Use (1 + beta**2) * P * R / (beta**2 * P + R)."
+            )
         if _raises_zero_division(f_beta):
-            ex.fail("f_beta(0.0, 0.0) raised ZeroDivisionError. A classifier that finds nothing right scores 0: "
-                    "return 0.0 instead of dividing by zero.")
-        ex.expect_close(ex.call(f_beta, 0.0, 0.0), 0.0, what="f_beta(0.0, 0.0)",
-                        hint="A classifier that finds nothing right scores 0: return 0.0 instead of dividing by zero.")
+            ex.fail(
+                "f_beta(0.0, 0.0) raised ZeroDivisionError. A classifier that finds nothing right scores 0: "
+                "return 0.0 instead of dividing by zero."
+            )
+        ex.expect_close(
+            ex.call(f_beta, 0.0, 0.0),
+            0.0,
+            what="f_beta(0.0, 0.0)",
+            hint="A classifier that finds nothing right scores 0: return 0.0 instead of dividing by zero.",
+        )
     return ex.result
 
 
@@ -69,22 +86,35 @@ def check_add_alpha_likelihoods(add_alpha_likelihoods: Callable) -> CheckResult:
         docs, labels = [t.split() for _, t in TOY], [c for c, _ in TOY]
         for alpha in (1.0, 0.5):
             got = ex.call(add_alpha_likelihoods, docs, labels, alpha)
-            ex.expect(isinstance(got, dict) and set(got) == {"+", "-"},
-                      "add_alpha_likelihoods should return a dict with one entry per class ('+' and '-').")
+            ex.expect(
+                isinstance(got, dict) and set(got) == {"+", "-"},
+                "add_alpha_likelihoods should return a dict with one entry per class ('+' and '-').",
+            )
             nb = NaiveBayes(alpha=alpha).fit(docs, labels)
             for k, c in enumerate(nb.classes_):
-                ex.expect(isinstance(got[c], dict) and set(got[c]) == set(nb.vocabulary_),
-                          f"got[{c!r}] should have one probability for each of the {len(nb.vocabulary_)} words of the "
-                          "training vocabulary (all classes together), also for words never seen in that class.")
+                ex.expect(
+                    isinstance(got[c], dict) and set(got[c]) == set(nb.vocabulary_),
+                    f"got[{c!r}] should have one probability for each of the {len(nb.vocabulary_)} words of the "
+                    "training vocabulary (all classes together), also for words never seen in that class.",
+                )
                 want = {w: float(np.exp(nb.feature_log_prob_[k, j])) for w, j in nb.vocabulary_.items()}
                 if abs(got[c]["powerful" if c == "-" else "boring"] - 0.0) < 1e-12:
-                    ex.fail(f"got[{c!r}] gives probability 0 to a word never seen in class {c!r}: add alpha to every count.")
+                    ex.fail(
+                        f"got[{c!r}] gives probability 0 to a word never seen in class {c!r}: add alpha to every count."
+                    )
                 total = sum(got[c].values())
-                ex.expect(abs(total - 1) < 1e-9, f"the probabilities of class {c!r} sum to {total:.4f}, not 1: the "
-                          "denominator is (words in the class) + alpha * |V|, with |V| the whole training vocabulary.")
+                ex.expect(
+                    abs(total - 1) < 1e-9,
+                    f"the probabilities of class {c!r} sum to {total:.4f}, not 1: the "
+                    "denominator is (words in the class) + alpha * |V|, with |V| the whole training vocabulary.",
+                )
                 for w in ("and", "very", "fun", "boring"):
-                    ex.expect_close(got[c][w], want[w], what=f"add_alpha_likelihoods(..., alpha={alpha})[{c!r}][{w!r}]",
-                                    hint="(count(w, c) + alpha) / (count of all words in c + alpha |V|).")
+                    ex.expect_close(
+                        got[c][w],
+                        want[w],
+                        what=f"add_alpha_likelihoods(..., alpha={alpha})[{c!r}][{w!r}]",
+                        hint="(count(w, c) + alpha) / (count of all words in c + alpha |V|).",
+                    )
     return ex.result
 
 
@@ -92,28 +122,46 @@ def check_macro_micro_f1(macro_micro_f1: Callable) -> CheckResult:
     """``macro_micro_f1(cm)`` -> (macro F1, micro F1) for a confusion matrix with gold classes in rows."""
     with Checker("Macro- and micro-averaged F1") as ex:
         rng = np.random.default_rng(0)
-        cases = [SPAM_CM, np.array([[50, 2], [10, 3]]), rng.integers(0, 20, size=(4, 4)),
-                 np.array([[5, 0, 1], [2, 0, 0], [0, 0, 4]])]
+        cases = [
+            SPAM_CM,
+            np.array([[50, 2], [10, 3]]),
+            rng.integers(0, 20, size=(4, 4)),
+            np.array([[5, 0, 1], [2, 0, 0], [0, 0, 4]]),
+        ]
         for cm in cases:
             gold = np.repeat(np.repeat(np.arange(len(cm)), len(cm)), cm.ravel())
             pred = np.repeat(np.tile(np.arange(len(cm)), len(cm)), cm.ravel())
             macro = precision_recall_fscore(gold, pred, average="macro", labels=range(len(cm)))["f"]
             micro = precision_recall_fscore(gold, pred, average="micro", labels=range(len(cm)))["f"]
             got = ex.call(macro_micro_f1, cm.copy())
-            ex.expect(isinstance(got, (tuple, list)) and len(got) == 2,
-                      f"macro_micro_f1 should return a pair (macro, micro), got {type(got).__name__}.")
-            ex.expect(all(np.isfinite(float(v)) for v in got),
-                      f"macro_micro_f1({cm.tolist()}) returned {got}: a class that is never predicted has "
-                      "precision 0 (not NaN); a 0/0 score counts as 0.")
+            ex.expect(
+                isinstance(got, (tuple, list)) and len(got) == 2,
+                f"macro_micro_f1 should return a pair (macro, micro), got {type(got).__name__}.",
+            )
+            ex.expect(
+                all(np.isfinite(float(v)) for v in got),
+                f"macro_micro_f1({cm.tolist()}) returned {got}: a class that is never predicted has "
+                "precision 0 (not NaN); a 0/0 score counts as 0.",
+            )
             macro_of_means = precision_recall_fscore(gold, pred, average="macro", labels=range(len(cm)))
             p, r = macro_of_means["precision"], macro_of_means["recall"]
             if p + r > 0 and abs(float(got[0]) - macro) > 1e-9 and abs(float(got[0]) - 2 * p * r / (p + r)) < 1e-9:
-                ex.fail("your macro F1 is the F1 of the macro precision and macro recall. Macro-averaging "
-                        "computes F1 for every class first, then takes the mean of those F1 scores.")
-            ex.expect_close(got[0], macro, what=f"macro F1 of {cm.tolist()}",
-                            hint="Per class: P = TP / column sum, R = TP / row sum, F1 = 2PR / (P + R); then average.")
-            ex.expect_close(got[1], micro, what=f"micro F1 of {cm.tolist()}",
-                            hint="Micro: sum TP, FP and FN over the classes first, then compute one P, R and F1.")
+                ex.fail(
+                    "your macro F1 is the F1 of the macro precision and macro recall. Macro-averaging "
+                    "computes F1 for every class first, then takes the mean of those F1 scores."
+                )
+            ex.expect_close(
+                got[0],
+                macro,
+                what=f"macro F1 of {cm.tolist()}",
+                hint="Per class: P = TP / column sum, R = TP / row sum, F1 = 2PR / (P + R); then average.",
+            )
+            ex.expect_close(
+                got[1],
+                micro,
+                what=f"micro F1 of {cm.tolist()}",
+                hint="Micro: sum TP, FP and FN over the classes first, then compute one P, R and F1.",
+            )
     return ex.result
 
 
@@ -121,8 +169,11 @@ def _reference_compare(train_docs, train_labels, test_docs, test_labels, transfo
     a = NaiveBayes().fit([transform(d) for d in train_docs], train_labels).predict([transform(d) for d in test_docs])
     b = NaiveBayes().fit(train_docs, train_labels).predict(test_docs)
     gold = np.asarray(test_labels)
-    return {"acc_a": float(np.mean(a == gold)), "acc_b": float(np.mean(b == gold)),
-            "p_value": paired_bootstrap(gold, a, b, n_samples=n_samples, rng=seed)}
+    return {
+        "acc_a": float(np.mean(a == gold)),
+        "acc_b": float(np.mean(b == gold)),
+        "p_value": paired_bootstrap(gold, a, b, n_samples=n_samples, rng=seed),
+    }
 
 
 def check_compare_feature_sets(compare_feature_sets: Callable) -> CheckResult:
@@ -141,21 +192,39 @@ def check_compare_feature_sets(compare_feature_sets: Callable) -> CheckResult:
         for transform, name in [(mark_negation, "mark_negation"), (bigrams, "bigrams")]:
             want = _reference_compare(tr_docs, tr_y, te_docs, te_y, transform, 2000, 7)
             got = ex.call(compare_feature_sets, tr_docs, tr_y, te_docs, te_y, transform, 2000, 7)
-            ex.expect(isinstance(got, dict) and {"acc_a", "acc_b", "p_value"} <= set(got),
-                      "compare_feature_sets should return a dict with keys 'acc_a', 'acc_b' and 'p_value'.")
+            ex.expect(
+                isinstance(got, dict) and {"acc_a", "acc_b", "p_value"} <= set(got),
+                "compare_feature_sets should return a dict with keys 'acc_a', 'acc_b' and 'p_value'.",
+            )
             if abs(float(got["acc_a"]) - want["acc_b"]) < 1e-12 and abs(want["acc_a"] - want["acc_b"]) > 1e-12:
-                ex.fail(f"with transform={name}, acc_a equals the accuracy of the plain model: apply the transform "
-                        "to the test documents too (A = naive Bayes on transformed training *and* test documents).")
-            ex.expect_close(got["acc_a"], want["acc_a"], what=f"acc_a (transform={name})",
-                            hint="Fit NaiveBayes() on the transformed training documents, predict the transformed test ones.")
-            ex.expect_close(got["acc_b"], want["acc_b"], what=f"acc_b (transform={name})",
-                            hint="B is NaiveBayes() on the untransformed documents.")
+                ex.fail(
+                    f"with transform={name}, acc_a equals the accuracy of the plain model: apply the transform "
+                    "to the test documents too (A = naive Bayes on transformed training *and* test documents)."
+                )
+            ex.expect_close(
+                got["acc_a"],
+                want["acc_a"],
+                what=f"acc_a (transform={name})",
+                hint="Fit NaiveBayes() on the transformed training documents, predict the transformed test ones.",
+            )
+            ex.expect_close(
+                got["acc_b"],
+                want["acc_b"],
+                what=f"acc_b (transform={name})",
+                hint="B is NaiveBayes() on the untransformed documents.",
+            )
             swapped = 1.0 - want["p_value"]
             if abs(float(got["p_value"]) - want["p_value"]) > 1e-9 and abs(float(got["p_value"]) - swapped) < 0.05:
-                ex.fail("your p-value looks like the one of 'B is better than A': pass pred_a (the transformed "
-                        "model) before pred_b to paired_bootstrap.")
-            ex.expect_close(got["p_value"], want["p_value"], what=f"p_value (transform={name})",
-                            hint="Use paired_bootstrap(gold, pred_a, pred_b, n_samples=n_samples, rng=seed).")
+                ex.fail(
+                    "your p-value looks like the one of 'B is better than A': pass pred_a (the transformed "
+                    "model) before pred_b to paired_bootstrap."
+                )
+            ex.expect_close(
+                got["p_value"],
+                want["p_value"],
+                what=f"p_value (transform={name})",
+                hint="Use paired_bootstrap(gold, pred_a, pred_b, n_samples=n_samples, rng=seed).",
+            )
     return ex.result
 
 
@@ -186,21 +255,31 @@ def check_approximate_randomization(approximate_randomization: Callable) -> Chec
         # Monte Carlo error of 5,000 samples: sd <= 0.007 here, so 0.035 is five sd.
         if abs(got - want) > 0.035:
             if abs(got - _approximate_randomization(gold, b, a, 40000, 123)) < 0.035:
-                ex.fail(f"got p = {got:.3f}, the p-value of 'B is better than A' (want about {want:.3f}): count "
-                        "the shuffled differences delta' = acc(A') - acc(B') that are >= the observed one.")
+                ex.fail(
+                    f"got p = {got:.3f}, the p-value of 'B is better than A' (want about {want:.3f}): count "
+                    "the shuffled differences delta' = acc(A') - acc(B') that are >= the observed one."
+                )
             if abs(got - _approximate_randomization(gold, a, b, 40000, 123, two_sided=True)) < 0.035:
-                ex.fail(f"got p = {got:.3f}, the two-sided p-value (want about {want:.3f}): the question is "
-                        "one-sided, 'is A better?', so compare delta' >= delta, not |delta'| >= |delta|.")
-            ex.fail(f"got p = {got:.3f} but the test gives about {want:.3f}. For every sample, swap A's and B's "
-                    "outputs on each item independently with probability 1/2 (the pairs stay together), "
-                    "recompute delta' and count delta' >= delta(x).")
+                ex.fail(
+                    f"got p = {got:.3f}, the two-sided p-value (want about {want:.3f}): the question is "
+                    "one-sided, 'is A better?', so compare delta' >= delta, not |delta'| >= |delta|."
+                )
+            ex.fail(
+                f"got p = {got:.3f} but the test gives about {want:.3f}. For every sample, swap A's and B's "
+                "outputs on each item independently with probability 1/2 (the pairs stay together), "
+                "recompute delta' and count delta' >= delta(x)."
+            )
         same = float(ex.call(approximate_randomization, gold, a, a, 500, 0))
-        ex.expect(same > 0.99, f"two identical systems should give p = 1, got {same}: swapping the outputs of an "
-                  "item on which A and B agree changes nothing, so every delta' is 0. Swap item by item (keep each "
-                  "item's pair together; do not pool and shuffle all outputs), and count ties (delta' == delta) "
-                  "as reaching the observed difference.")
+        ex.expect(
+            same > 0.99,
+            f"two identical systems should give p = 1, got {same}: swapping the outputs of an "
+            "item on which A and B agree changes nothing, so every delta' is 0. Swap item by item (keep each "
+            "item's pair together; do not pool and shuffle all outputs), and count ties (delta' == delta) "
+            "as reaching the observed difference.",
+        )
         gold2, a2, b2 = _systems(300, 1.0, 0.6, 2)
         strong = float(ex.call(approximate_randomization, gold2, a2, b2, 2000, 0))
-        ex.expect(strong < 0.01, f"a perfect A against a B with 60% accuracy on 300 items should give p < 0.01, "
-                  f"got {strong}.")
+        ex.expect(
+            strong < 0.01, f"a perfect A against a B with 60% accuracy on 300 items should give p < 0.01, got {strong}."
+        )
     return ex.result

@@ -58,8 +58,11 @@ def check_labels(name: str, labels: Any, n: int) -> np.ndarray:
     if len(items) != n:
         raise ValueError(f"{name} has {len(items)} entries but there are {n} documents")
     arr = np.asarray(items)
-    if arr.ndim != 1 or arr.dtype.kind not in "iuUbO" or (arr.dtype.kind == "O" and not all(
-            isinstance(x, (str, int, np.integer)) for x in items)):
+    if (
+        arr.ndim != 1
+        or arr.dtype.kind not in "iuUbO"
+        or (arr.dtype.kind == "O" and not all(isinstance(x, (str, int, np.integer)) for x in items))
+    ):
         raise TypeError(f"{name} must be a 1-d sequence of int or str labels, got dtype {arr.dtype}")
     return arr
 

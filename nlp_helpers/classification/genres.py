@@ -23,15 +23,48 @@ from nlp_helpers.data.splits import shakespeare_sentences
 __all__ = ["FOLIO_GENRES", "TEST_PLAYS", "genre_passages", "genre_split"]
 
 FOLIO_GENRES: dict[str, tuple[str, ...]] = {
-    "comedy": ("tempest", "two_gentlemen_of_verona", "merry_wives_of_windsor", "measure_for_measure",
-               "comedy_of_errors", "much_ado_about_nothing", "loves_labours_lost", "midsummer_nights_dream",
-               "merchant_of_venice", "as_you_like_it", "taming_of_the_shrew", "alls_well_that_ends_well",
-               "twelfth_night", "winters_tale"),
-    "history": ("john", "richard_ii", "henry_iv_part_1", "henry_iv_part_2", "henry_v", "henry_vi_part_1",
-                "henry_vi_part_2", "henry_vi_part_3", "richard_iii", "henry_viii"),
-    "tragedy": ("troilus_and_cressida", "coriolanus", "tragedy_of_titus_andronicus", "romeo_and_juliet",
-                "timon_of_athens", "julius_caesar", "macbeth", "hamlet", "lear", "othello",
-                "antony_and_cleopatra", "cymbeline"),
+    "comedy": (
+        "tempest",
+        "two_gentlemen_of_verona",
+        "merry_wives_of_windsor",
+        "measure_for_measure",
+        "comedy_of_errors",
+        "much_ado_about_nothing",
+        "loves_labours_lost",
+        "midsummer_nights_dream",
+        "merchant_of_venice",
+        "as_you_like_it",
+        "taming_of_the_shrew",
+        "alls_well_that_ends_well",
+        "twelfth_night",
+        "winters_tale",
+    ),
+    "history": (
+        "john",
+        "richard_ii",
+        "henry_iv_part_1",
+        "henry_iv_part_2",
+        "henry_v",
+        "henry_vi_part_1",
+        "henry_vi_part_2",
+        "henry_vi_part_3",
+        "richard_iii",
+        "henry_viii",
+    ),
+    "tragedy": (
+        "troilus_and_cressida",
+        "coriolanus",
+        "tragedy_of_titus_andronicus",
+        "romeo_and_juliet",
+        "timon_of_athens",
+        "julius_caesar",
+        "macbeth",
+        "hamlet",
+        "lear",
+        "othello",
+        "antony_and_cleopatra",
+        "cymbeline",
+    ),
 }
 # Held out: two well-known plays of each genre.
 TEST_PLAYS = ("twelfth_night", "merchant_of_venice", "henry_v", "richard_iii", "macbeth", "othello")
@@ -53,7 +86,7 @@ def _passages(n: int) -> pd.DataFrame:
         for play in plays:
             sentences = shakespeare_sentences(play)
             for start in range(0, len(sentences) - n + 1, n):
-                tokens = [tok for sentence in sentences[start:start + n] for tok in sentence]
+                tokens = [tok for sentence in sentences[start : start + n] for tok in sentence]
                 rows.append({"play": play, "genre": genre, "tokens": tokens})
     return pd.DataFrame(rows)
 

@@ -19,8 +19,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from nlp_helpers._checks import check_float
-
-from .features import check_docs
+from nlp_helpers.classification.features import check_docs
 
 __all__ = ["lexicon_counts", "vader_lexicon"]
 
@@ -30,8 +29,9 @@ def _read_vader() -> tuple[tuple[str, float], ...]:
     try:
         text = importlib.resources.files("vaderSentiment").joinpath("vader_lexicon.txt").read_text("utf-8")
     except ModuleNotFoundError:
-        raise FileNotFoundError("the VADER lexicon ships with the package vaderSentiment: "
-                                "pip install vaderSentiment==3.3.2") from None
+        raise FileNotFoundError(
+            "the VADER lexicon ships with the package vaderSentiment: pip install vaderSentiment==3.3.2"
+        ) from None
     entries = []
     for line in text.split("\n"):
         parts = line.split("\t")

@@ -108,8 +108,16 @@ def _curvature_bound(X: np.ndarray | sp.csr_matrix, n_iter: int = 50) -> float:
     return 1.05 * lam
 
 
-def _descend(grad: Callable[[np.ndarray], np.ndarray], theta: np.ndarray, step: float, l1_mask: np.ndarray,
-             l1: float, max_iter: int, tol: float, accelerated: bool) -> tuple[np.ndarray, int]:
+def _descend(
+    grad: Callable[[np.ndarray], np.ndarray],
+    theta: np.ndarray,
+    step: float,
+    l1_mask: np.ndarray,
+    l1: float,
+    max_iter: int,
+    tol: float,
+    accelerated: bool,
+) -> tuple[np.ndarray, int]:
     """(Accelerated) proximal gradient descent from ``theta``; returns the final point and the step count."""
     y, t = theta.copy(), 1.0
     for it in range(1, max_iter + 1):
@@ -132,8 +140,15 @@ def _descend(grad: Callable[[np.ndarray], np.ndarray], theta: np.ndarray, step: 
 
 
 class _LinearModel:
-    def __init__(self, l2: float = 0.0, l1: float = 0.0, max_iter: int = 1000, tol: float = 1e-6,
-                 step: float | None = None, accelerated: bool = True) -> None:
+    def __init__(
+        self,
+        l2: float = 0.0,
+        l1: float = 0.0,
+        max_iter: int = 1000,
+        tol: float = 1e-6,
+        step: float | None = None,
+        accelerated: bool = True,
+    ) -> None:
         self.l2 = check_float("l2", l2, minimum=0.0)
         self.l1 = check_float("l1", l1, minimum=0.0)
         self.max_iter = check_int("max_iter", max_iter, minimum=1)
@@ -177,8 +192,9 @@ class LogisticRegression(_LinearModel):
             return np.append(np.asarray(X.T @ error) / n + self.l2 * theta[:d], error.mean())
 
         mask = np.arange(d + 1) < d  # the bias is not penalised
-        theta, self.n_iter_ = _descend(grad, np.zeros(d + 1), step, mask, self.l1, self.max_iter, self.tol,
-                                       self.accelerated)
+        theta, self.n_iter_ = _descend(
+            grad, np.zeros(d + 1), step, mask, self.l1, self.max_iter, self.tol, self.accelerated
+        )
         self.coef_, self.intercept_ = theta[:d], float(theta[d])
         return self
 
@@ -209,8 +225,14 @@ class SoftmaxRegression(_LinearModel):
     (K, d), ``intercept_`` (K,), ``n_iter_``.
     """
 
-    def __init__(self, l2: float = 0.0, max_iter: int = 1000, tol: float = 1e-6, step: float | None = None,
-                 accelerated: bool = True) -> None:
+    def __init__(
+        self,
+        l2: float = 0.0,
+        max_iter: int = 1000,
+        tol: float = 1e-6,
+        step: float | None = None,
+        accelerated: bool = True,
+    ) -> None:
         super().__init__(l2=l2, l1=0.0, max_iter=max_iter, tol=tol, step=step, accelerated=accelerated)
 
     def fit(self, X: Any, y: Any) -> SoftmaxRegression:
@@ -227,14 +249,15 @@ class SoftmaxRegression(_LinearModel):
         step = self.step or 1.0 / (0.5 * _curvature_bound(X) + self.l2)
 
         def grad(theta: np.ndarray) -> np.ndarray:
-            W, b = theta[: d * k].reshape(d, k), theta[d * k:]
+            W, b = theta[: d * k].reshape(d, k), theta[d * k :]
             error = softmax(np.asarray(X @ W) + b) - onehot  # (n, K)  P - Y
             return np.concatenate([(np.asarray(X.T @ error) / n + self.l2 * W).ravel(), error.mean(axis=0)])
 
         mask = np.arange(d * k + k) < d * k
-        theta, self.n_iter_ = _descend(grad, np.zeros(d * k + k), step, mask, 0.0, self.max_iter, self.tol,
-                                       self.accelerated)
-        self.coef_, self.intercept_ = theta[: d * k].reshape(d, k).T.copy(), theta[d * k:]
+        theta, self.n_iter_ = _descend(
+            grad, np.zeros(d * k + k), step, mask, 0.0, self.max_iter, self.tol, self.accelerated
+        )
+        self.coef_, self.intercept_ = theta[: d * k].reshape(d, k).T.copy(), theta[d * k :]
         return self
 
     def decision_function(self, X: Any) -> np.ndarray:

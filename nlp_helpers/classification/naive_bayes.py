@@ -25,8 +25,7 @@ import scipy.sparse as sp
 from scipy.special import logsumexp
 
 from nlp_helpers._checks import check_float
-
-from .features import build_vocabulary, check_docs, check_labels, count_matrix
+from nlp_helpers.classification.features import build_vocabulary, check_docs, check_labels, count_matrix
 
 __all__ = ["NaiveBayes"]
 

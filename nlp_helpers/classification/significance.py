@@ -49,14 +49,21 @@ def _check_inputs(gold: Any, pred_a: Any, pred_b: Any) -> tuple[np.ndarray, np.n
             raise ValueError(f"{name} must be a 1-d sequence of labels, got shape {arr.shape}")
         arrays.append(arr)
     if not len(arrays[0]) == len(arrays[1]) == len(arrays[2]):
-        raise ValueError(f"gold, pred_a and pred_b must have the same length, got "
-                         f"{len(arrays[0])}, {len(arrays[1])} and {len(arrays[2])}")
+        raise ValueError(
+            f"gold, pred_a and pred_b must have the same length, got "
+            f"{len(arrays[0])}, {len(arrays[1])} and {len(arrays[2])}"
+        )
     return arrays[0], arrays[1], arrays[2]
 
 
-def bootstrap_deltas(gold: Sequence[Any], pred_a: Sequence[Any], pred_b: Sequence[Any], n_samples: int = 10000,
-                     rng: Any = None, metric: Callable[[np.ndarray, np.ndarray], float] | None = None
-                     ) -> tuple[float, np.ndarray]:
+def bootstrap_deltas(
+    gold: Sequence[Any],
+    pred_a: Sequence[Any],
+    pred_b: Sequence[Any],
+    n_samples: int = 10000,
+    rng: Any = None,
+    metric: Callable[[np.ndarray, np.ndarray], float] | None = None,
+) -> tuple[float, np.ndarray]:
     """The observed ``delta(x)`` and the ``delta(x_i)`` of ``n_samples`` paired bootstrap samples (shape (B,)).
 
     ``metric(gold, pred) -> float`` defaults to accuracy. ``rng`` is ``None`` (seed 0 of
@@ -73,8 +80,9 @@ def bootstrap_deltas(gold: Sequence[Any], pred_a: Sequence[Any], pred_b: Sequenc
     return _metric_deltas(gold, pred_a, pred_b, n_samples, generator, metric)
 
 
-def _accuracy_deltas(gold: np.ndarray, a: np.ndarray, b: np.ndarray, n_samples: int,
-                     rng: np.random.Generator) -> tuple[float, np.ndarray]:
+def _accuracy_deltas(
+    gold: np.ndarray, a: np.ndarray, b: np.ndarray, n_samples: int, rng: np.random.Generator
+) -> tuple[float, np.ndarray]:
     diff = (a == gold).astype(float) - (b == gold).astype(float)  # (n,) per-item difference in correctness
     n, deltas = len(gold), []
     for start in range(0, n_samples, _CHUNK):
@@ -83,8 +91,14 @@ def _accuracy_deltas(gold: np.ndarray, a: np.ndarray, b: np.ndarray, n_samples: 
     return float(diff.mean()), np.concatenate(deltas)
 
 
-def _metric_deltas(gold: np.ndarray, a: np.ndarray, b: np.ndarray, n_samples: int, rng: np.random.Generator,
-                   metric: Callable[[np.ndarray, np.ndarray], float]) -> tuple[float, np.ndarray]:
+def _metric_deltas(
+    gold: np.ndarray,
+    a: np.ndarray,
+    b: np.ndarray,
+    n_samples: int,
+    rng: np.random.Generator,
+    metric: Callable[[np.ndarray, np.ndarray], float],
+) -> tuple[float, np.ndarray]:
     observed = float(metric(gold, a)) - float(metric(gold, b))
     deltas = np.empty(n_samples)
     for i in range(n_samples):
@@ -93,8 +107,14 @@ def _metric_deltas(gold: np.ndarray, a: np.ndarray, b: np.ndarray, n_samples: in
     return observed, deltas
 
 
-def paired_bootstrap(gold: Sequence[Any], pred_a: Sequence[Any], pred_b: Sequence[Any], n_samples: int = 10000,
-                     rng: Any = None, metric: Callable[[np.ndarray, np.ndarray], float] | None = None) -> float:
+def paired_bootstrap(
+    gold: Sequence[Any],
+    pred_a: Sequence[Any],
+    pred_b: Sequence[Any],
+    n_samples: int = 10000,
+    rng: Any = None,
+    metric: Callable[[np.ndarray, np.ndarray], float] | None = None,
+) -> float:
     """p-value of "A is better than B": the share of bootstrap samples with ``delta(x_i) >= 2 delta(x)``.
 
     Same arguments as :func:`bootstrap_deltas`. When A is not better on ``x`` (``delta(x) <= 0``) the

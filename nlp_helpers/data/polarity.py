@@ -42,7 +42,9 @@ def _read(label: str) -> list[str]:
 def _frame() -> pd.DataFrame:
     pos, neg = _read("pos"), _read("neg")
     if len(pos) != N_PER_CLASS or len(neg) != N_PER_CLASS:
-        raise ValueError(f"expected {N_PER_CLASS} snippets per class, found {len(pos)} positive and {len(neg)} negative")
+        raise ValueError(
+            f"expected {N_PER_CLASS} snippets per class, found {len(pos)} positive and {len(neg)} negative"
+        )
     frame = pd.DataFrame({"text": pos + neg, "label": [1] * len(pos) + [0] * len(neg)})
     frame["text"] = frame["text"].astype(str)
     return frame
@@ -68,8 +70,9 @@ def polarity_split(test_fraction: float = 0.2, dev_fraction: float = 0.1) -> dic
     >>> [len(parts[k]) for k in ("train", "dev", "test")]
     [7464, 1066, 2132]
     """
-    test_fraction = check_float("test_fraction", test_fraction, minimum=0.0, maximum=1.0, min_inclusive=False,
-                                max_inclusive=False)
+    test_fraction = check_float(
+        "test_fraction", test_fraction, minimum=0.0, maximum=1.0, min_inclusive=False, max_inclusive=False
+    )
     dev_fraction = check_float("dev_fraction", dev_fraction, minimum=0.0, maximum=1.0, max_inclusive=False)
     if test_fraction + dev_fraction >= 1.0:
         raise ValueError(f"test_fraction + dev_fraction must be < 1, got {test_fraction} + {dev_fraction}")
@@ -93,4 +96,3 @@ def _split(test_fraction: float, dev_fraction: float) -> dict[str, pd.DataFrame]
         joined = pd.concat(pieces)
         out[name] = joined.iloc[rng.permutation(len(joined))].reset_index(drop=True)
     return out
-

@@ -50,8 +50,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from .._checks import check_float, check_int, check_nonempty
-from . import shakespeare_plays, shakespeare_text
+from nlp_helpers._checks import check_float, check_int, check_nonempty
+from nlp_helpers.data.corpora import shakespeare_plays, shakespeare_text
 
 __all__ = [
     "BOS",
@@ -83,7 +83,7 @@ def _speeches(raw: str) -> list[str]:
     text = raw.replace("\r\n", "\n")
     start = _START_HEADING.search(text)
     if start is not None:
-        text = text[start.start():]
+        text = text[start.start() :]
     text = _STAGE.sub(" ", text)
     text = _HEADING.sub("", text)
     paragraphs = []
@@ -100,7 +100,7 @@ def _speeches(raw: str) -> list[str]:
     return paragraphs
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _sentences_of(work: str) -> tuple[tuple[str, ...], ...]:
     sentences: list[tuple[str, ...]] = []
     for para in _speeches(shakespeare_text(work)):
@@ -128,7 +128,7 @@ def shakespeare_sentences(works: str | Sequence[str] | None = None) -> list[list
         raise ValueError("works must name at least one work (or be None for all)")
     unknown = [n for n in names if n not in shakespeare_plays()]
     if unknown:
-        raise ValueError(f"works: unknown work(s) {unknown}; choose from nlp_helpers.data.shakespeare_plays()")
+        raise ValueError(f"works: unknown work(s) {unknown}; choose from nlp_helpers.data.corpora.shakespeare_plays()")
     return [list(s) for n in names for s in _sentences_of(n)]
 
 

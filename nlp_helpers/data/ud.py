@@ -33,9 +33,25 @@ _FILES = Path(__file__).resolve().parent / "files"
 UD_SPLITS = ("train", "dev", "test")
 UNER_SPLITS = ("dev", "test")
 # The 17 Universal POS tags (https://universaldependencies.org/u/pos/), open classes first.
-UPOS_TAGS = ("ADJ", "ADV", "INTJ", "NOUN", "PROPN", "VERB",
-             "ADP", "AUX", "CCONJ", "DET", "NUM", "PART", "PRON", "SCONJ",
-             "PUNCT", "SYM", "X")
+UPOS_TAGS = (
+    "ADJ",
+    "ADV",
+    "INTJ",
+    "NOUN",
+    "PROPN",
+    "VERB",
+    "ADP",
+    "AUX",
+    "CCONJ",
+    "DET",
+    "NUM",
+    "PART",
+    "PRON",
+    "SCONJ",
+    "PUNCT",
+    "SYM",
+    "X",
+)
 
 
 def _read(path: Path) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
@@ -47,7 +63,7 @@ def _read(path: Path) -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
         for line in fh:
             line = line.rstrip("\n")
             if line.startswith("# sent_id = "):
-                sent_id = line[len("# sent_id = "):]
+                sent_id = line[len("# sent_id = ") :]
             elif line:
                 rows.append(tuple(line.split("\t")[1:]))  # rows start with the word's ID
             elif rows:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import check_array, check_choice, check_float
+from nlp_helpers._checks import check_array, check_choice, check_float
 
 __all__ = ["ACTIVATIONS", "activate", "activation_derivative", "softmax"]
 

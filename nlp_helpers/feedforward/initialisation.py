@@ -19,9 +19,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from .._checks import check_choice, check_int, check_type
-from ..seeds import torch_generator
-from .activations import ACTIVATIONS
+from nlp_helpers._checks import check_choice, check_int, check_type
+from nlp_helpers.feedforward.activations import ACTIVATIONS
+from nlp_helpers.seeds import torch_generator
 
 __all__ = ["INITS", "depth_profile", "init_weight"]
 
@@ -37,8 +37,7 @@ def _init(fan_out: int, fan_in: int, init: str, gen: np.random.Generator) -> np.
     return gen.normal(0.0, np.sqrt(2.0 / fan_in), size=(fan_out, fan_in))  # he
 
 
-def init_weight(fan_out: int, fan_in: int, init: str = "glorot",
-                gen: np.random.Generator | None = None) -> np.ndarray:
+def init_weight(fan_out: int, fan_in: int, init: str = "glorot", gen: np.random.Generator | None = None) -> np.ndarray:
     """A ``(fan_out, fan_in)`` float64 weight matrix drawn by the scheme ``init`` (see module docstring)."""
     fan_out = check_int("fan_out", fan_out, minimum=1)
     fan_in = check_int("fan_in", fan_in, minimum=1)
@@ -49,9 +48,14 @@ def init_weight(fan_out: int, fan_in: int, init: str = "glorot",
     return _init(fan_out, fan_in, init, gen)
 
 
-_TORCH_ACT = {"sigmoid": torch.sigmoid, "tanh": torch.tanh, "relu": torch.relu,
-              "leaky_relu": torch.nn.functional.leaky_relu, "elu": torch.nn.functional.elu,
-              "selu": torch.selu}
+_TORCH_ACT = {
+    "sigmoid": torch.sigmoid,
+    "tanh": torch.tanh,
+    "relu": torch.relu,
+    "leaky_relu": torch.nn.functional.leaky_relu,
+    "elu": torch.nn.functional.elu,
+    "selu": torch.selu,
+}
 
 
 def _profile(depth, width, activation, init, seed, batch):
@@ -69,8 +73,9 @@ def _profile(depth, width, activation, init, seed, batch):
     return pd.DataFrame({"layer": np.arange(1, depth + 1), "activation_std": stds, "weight_grad_norm": norms})
 
 
-def depth_profile(depth: int = 10, width: int = 64, activation: str = "sigmoid", init: str = "glorot",
-                  seed: int = 0, batch: int = 256) -> pd.DataFrame:
+def depth_profile(
+    depth: int = 10, width: int = 64, activation: str = "sigmoid", init: str = "glorot", seed: int = 0, batch: int = 256
+) -> pd.DataFrame:
     """Per layer of a ``depth``-layer stack (``width`` units, no biases): activation std and weight-gradient norm.
 
     Returns a DataFrame with columns ``layer`` (1 = nearest the input), ``activation_std`` and

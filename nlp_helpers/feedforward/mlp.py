@@ -24,12 +24,11 @@ from __future__ import annotations
 import numpy as np
 from tqdm.auto import tqdm
 
-from .._checks import check_array, check_choice, check_float, check_int, check_type
-from ..seeds import rng as seeded_rng
-from .activations import ACTIVATIONS, activate, activation_derivative, softmax
-from .initialisation import INITS, init_weight
-
+from nlp_helpers._checks import check_array, check_choice, check_float, check_int, check_type
 from nlp_helpers.display import hide_progress
+from nlp_helpers.feedforward.activations import ACTIVATIONS, activate, activation_derivative, softmax
+from nlp_helpers.feedforward.initialisation import INITS, init_weight
+from nlp_helpers.seeds import rng as seeded_rng
 
 __all__ = ["PARAM_NAMES", "cross_entropy", "init_mlp", "mlp_backward", "mlp_forward", "sgd_step", "train_mlp"]
 
@@ -41,12 +40,13 @@ def _check_params(params) -> dict[str, np.ndarray]:
     missing = [k for k in PARAM_NAMES if k not in params]
     if missing:
         raise ValueError(f"params must have the keys {list(PARAM_NAMES)}; missing {missing}")
-    p = {k: check_array(f"params['{k}']", params[k], ndim=2 if k in "WU" else 1, dtype=None)
-         for k in PARAM_NAMES}
+    p = {k: check_array(f"params['{k}']", params[k], ndim=2 if k in "WU" else 1, dtype=None) for k in PARAM_NAMES}
     H, K = p["W"].shape[0], p["U"].shape[0]
     if p["b"].shape != (H,) or p["U"].shape[1] != H or p["c"].shape != (K,):
-        raise ValueError(f"params shapes do not fit together: W {p['W'].shape}, b {p['b'].shape}, "
-                         f"U {p['U'].shape}, c {p['c'].shape} (want (H, n), (H,), (K, H), (K,))")
+        raise ValueError(
+            f"params shapes do not fit together: W {p['W'].shape}, b {p['b'].shape}, "
+            f"U {p['U'].shape}, c {p['c'].shape} (want (H, n), (H,), (K, H), (K,))"
+        )
     return p
 
 
@@ -68,15 +68,21 @@ def _check_labels(y, n_rows: int, n_classes: int) -> np.ndarray:
     return y.astype(np.int64)
 
 
-def init_mlp(n_in: int, n_hidden: int, n_out: int, *, init: str = "glorot", seed: int = 0,
-             dtype=np.float64) -> dict[str, np.ndarray]:
+def init_mlp(
+    n_in: int, n_hidden: int, n_out: int, *, init: str = "glorot", seed: int = 0, dtype=np.float64
+) -> dict[str, np.ndarray]:
     """Random weights (``init`` in :data:`~nlp_helpers.feedforward.initialisation.INITS`), zero biases."""
-    n_in, n_hidden, n_out = (check_int(k, v, minimum=1) for k, v in
-                             (("n_in", n_in), ("n_hidden", n_hidden), ("n_out", n_out)))
+    n_in, n_hidden, n_out = (
+        check_int(k, v, minimum=1) for k, v in (("n_in", n_in), ("n_hidden", n_hidden), ("n_out", n_out))
+    )
     check_choice("init", init, INITS)
     gen = seeded_rng(check_int("seed", seed, minimum=0))
-    return {"W": init_weight(n_hidden, n_in, init, gen).astype(dtype), "b": np.zeros(n_hidden, dtype),
-            "U": init_weight(n_out, n_hidden, init, gen).astype(dtype), "c": np.zeros(n_out, dtype)}
+    return {
+        "W": init_weight(n_hidden, n_in, init, gen).astype(dtype),
+        "b": np.zeros(n_hidden, dtype),
+        "U": init_weight(n_out, n_hidden, init, gen).astype(dtype),
+        "c": np.zeros(n_out, dtype),
+    }
 
 
 def _forward(p, X, activation):
@@ -149,9 +155,19 @@ def _train(params, X, y, activation, lr, epochs, progress):
     return params, losses
 
 
-def train_mlp(X, y, n_hidden: int, *, n_out: int | None = None, activation: str = "relu",
-              init: str = "glorot", lr: float = 0.5, epochs: int = 500, seed: int = 0,
-              progress: bool = False) -> tuple[dict[str, np.ndarray], list[float]]:
+def train_mlp(
+    X,
+    y,
+    n_hidden: int,
+    *,
+    n_out: int | None = None,
+    activation: str = "relu",
+    init: str = "glorot",
+    lr: float = 0.5,
+    epochs: int = 500,
+    seed: int = 0,
+    progress: bool = False,
+) -> tuple[dict[str, np.ndarray], list[float]]:
     """Full-batch gradient descent on the cross-entropy; returns the parameters and the loss per epoch.
 
     ``X`` ``(B, n)``, integer labels ``y`` ``(B,)``; ``n_out`` defaults to ``max(y) + 1`` (at least 2).

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import check_array, check_float, check_type
+from nlp_helpers._checks import check_array, check_float, check_type
 
 __all__ = ["batch_norm", "dropout", "layer_norm"]
 

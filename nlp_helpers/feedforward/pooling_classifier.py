@@ -24,7 +24,7 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
-from .._checks import (
+from nlp_helpers._checks import (
     check_array,
     check_choice,
     check_float,
@@ -32,11 +32,19 @@ from .._checks import (
     check_nonempty,
     check_type,
 )
-from ..seeds import manual_seed, rng, torch_generator
-
 from nlp_helpers.display import hide_progress
+from nlp_helpers.seeds import manual_seed, rng, torch_generator
 
-__all__ = ["PAD", "POOLINGS", "UNK", "PoolingClassifier", "accuracy", "encode_texts", "pretrained_matrix", "train_classifier"]
+__all__ = [
+    "PAD",
+    "POOLINGS",
+    "UNK",
+    "PoolingClassifier",
+    "accuracy",
+    "encode_texts",
+    "pretrained_matrix",
+    "train_classifier",
+]
 
 POOLINGS = ("mean", "sum", "max")
 PAD, UNK = "<PAD>", "<UNK>"
@@ -60,15 +68,25 @@ def encode_texts(texts: Sequence[Sequence[str]], vocabulary: Sequence[str]) -> t
         rows.append([stoi.get(w, 1) for w in t] or [1])
     ids = torch.zeros(len(rows), max(map(len, rows)), dtype=torch.int64)
     for i, r in enumerate(rows):
-        ids[i, :len(r)] = torch.tensor(r)
+        ids[i, : len(r)] = torch.tensor(r)
     return ids
 
 
 class PoolingClassifier(nn.Module):
     """``EmbeddingBag`` pooling -> ``Linear`` -> ReLU -> ``Linear``; ``forward(ids)``: ``(B, L)`` -> ``(B, K)`` logits."""
 
-    def __init__(self, vocab_size: int, dim: int = 50, hidden: int = 32, n_classes: int = 2, *,
-                 pooling: str = "mean", embeddings=None, freeze: bool = False, seed: int = 0) -> None:
+    def __init__(
+        self,
+        vocab_size: int,
+        dim: int = 50,
+        hidden: int = 32,
+        n_classes: int = 2,
+        *,
+        pooling: str = "mean",
+        embeddings=None,
+        freeze: bool = False,
+        seed: int = 0,
+    ) -> None:
         super().__init__()
         vocab_size = check_int("vocab_size", vocab_size, minimum=1)
         dim = check_int("dim", dim, minimum=1)
@@ -88,14 +106,16 @@ class PoolingClassifier(nn.Module):
     def forward(self, ids: torch.Tensor) -> torch.Tensor:
         check_type("ids", ids, torch.Tensor)
         if ids.ndim != 2 or ids.dtype != torch.int64:
-            raise ValueError(f"ids must be an int64 tensor of shape (B, L) from encode_texts, got "
-                             f"{tuple(ids.shape)} {ids.dtype}")
+            raise ValueError(
+                f"ids must be an int64 tensor of shape (B, L) from encode_texts, got {tuple(ids.shape)} {ids.dtype}"
+            )
         x = self.embed(ids)  # (B, d): pooled embeddings of the non-padding tokens
         return self.out(torch.relu(self.hid(x)))  # (B, K)
 
 
-def pretrained_matrix(vocabulary: Sequence[str], words: Sequence[str], vectors, *, seed: int = 0,
-                      scale: float | None = None) -> tuple[np.ndarray, float]:
+def pretrained_matrix(
+    vocabulary: Sequence[str], words: Sequence[str], vectors, *, seed: int = 0, scale: float | None = None
+) -> tuple[np.ndarray, float]:
     """An embedding matrix ``(len(vocabulary), d)``: the pretrained vector of every word that has one.
 
     ``words``/``vectors`` ``(n, d)`` are the pretrained table (e.g. a ``Word2Vec``'s ``words`` and
@@ -125,8 +145,9 @@ def _check_data(name, data):
     check_type(f"{name}[0]", ids, torch.Tensor)
     check_type(f"{name}[1]", labels, torch.Tensor)
     if ids.ndim != 2 or len(ids) != len(labels):
-        raise ValueError(f"{name}: ids must be (N, L) with one label per row; got {tuple(ids.shape)} "
-                         f"and {len(labels)} labels")
+        raise ValueError(
+            f"{name}: ids must be (N, L) with one label per row; got {tuple(ids.shape)} and {len(labels)} labels"
+        )
     return ids, labels
 
 
@@ -139,9 +160,17 @@ def accuracy(model: PoolingClassifier, data: tuple) -> float:
     return float((model(ids).argmax(1) == labels).float().mean())
 
 
-def train_classifier(model: PoolingClassifier, train: tuple, dev: tuple, *, epochs: int = 5,
-                     lr: float = 5e-3, batch_size: int = 64, seed: int = 0,
-                     progress: bool = False) -> list[dict]:
+def train_classifier(
+    model: PoolingClassifier,
+    train: tuple,
+    dev: tuple,
+    *,
+    epochs: int = 5,
+    lr: float = 5e-3,
+    batch_size: int = 64,
+    seed: int = 0,
+    progress: bool = False,
+) -> list[dict]:
     """Adam on the cross-entropy; after every epoch record the dev accuracy; keep the best epoch's weights.
 
     ``train``/``dev`` are ``(ids, labels)``. Returns one dict per epoch
@@ -166,7 +195,7 @@ def _train(model, train, dev, epochs, lr, batch_size, gen, progress):
         total = 0.0
         order = torch.randperm(len(labels), generator=gen)
         for lo in range(0, len(order), batch_size):
-            rows = order[lo:lo + batch_size]
+            rows = order[lo : lo + batch_size]
             loss = nn.functional.cross_entropy(model(ids[rows]), labels[rows])
             opt.zero_grad()
             loss.backward()

@@ -9,7 +9,7 @@ The model predicts word ``t`` from the ``k`` words before it (an n-gram model wi
 
 as in Jurafsky & Martin (SLP3, ch. 6/7) and the lecture notes. Sentences are padded with ``k``
 start symbols ``<s>`` and end with ``</s>``, which is predicted; ``<s>`` never is. This matches how
-:class:`nlp_helpers.ngram.NGramLM` scores a sentence, so perplexities on the same sentences and
+:class:`nlp_helpers.ngram.models.NGramLM` scores a sentence, so perplexities on the same sentences and
 vocabulary are comparable token for token. Unknown words map to ``<UNK>``.
 
 What is left out: Bengio et al.'s direct connections from the embeddings to the output, their
@@ -26,11 +26,10 @@ import torch
 from torch import nn
 from tqdm.auto import tqdm
 
-from .._checks import check_array, check_float, check_int, check_nonempty, check_type
-from ..data.splits import BOS, EOS, UNK
-from ..seeds import manual_seed, torch_generator
-
+from nlp_helpers._checks import check_array, check_float, check_int, check_nonempty, check_type
+from nlp_helpers.data.splits import BOS, EOS, UNK
 from nlp_helpers.display import hide_progress
+from nlp_helpers.seeds import manual_seed, torch_generator
 
 __all__ = ["WindowLM", "lm_vocabulary", "token_logprobs", "train_window_lm", "window_examples"]
 
@@ -55,8 +54,9 @@ def _windows(sentences, stoi, k):
     return np.concatenate(ids), np.concatenate(targets)
 
 
-def window_examples(sentences: Sequence[Sequence[str]], vocabulary: Sequence[str],
-                    k: int = 3) -> tuple[np.ndarray, np.ndarray]:
+def window_examples(
+    sentences: Sequence[Sequence[str]], vocabulary: Sequence[str], k: int = 3
+) -> tuple[np.ndarray, np.ndarray]:
     """(contexts ``(N, k)``, targets ``(N,)``) token ids for every word and ``</s>`` of ``sentences``.
 
     ``vocabulary`` is the output of :func:`lm_vocabulary`; ids are positions in it.
@@ -93,8 +93,9 @@ class WindowLM(nn.Module):
     def forward(self, contexts: torch.Tensor) -> torch.Tensor:
         check_type("contexts", contexts, torch.Tensor)
         if contexts.ndim != 2 or contexts.shape[1] != self.k or contexts.dtype != torch.int64:
-            raise ValueError(f"contexts must be an int64 tensor of shape (B, {self.k}), "
-                             f"got {tuple(contexts.shape)} {contexts.dtype}")
+            raise ValueError(
+                f"contexts must be an int64 tensor of shape (B, {self.k}), got {tuple(contexts.shape)} {contexts.dtype}"
+            )
         if contexts.numel() and (contexts.min() < 0 or contexts.max() >= self.vocab_size):
             raise ValueError(f"contexts must hold token ids in 0..{self.vocab_size - 1}")
         e = self.embed(contexts).flatten(1)  # (B, k d): [e_1; ...; e_k]
@@ -106,15 +107,25 @@ def _check_examples(model, contexts, targets):
     contexts = check_array("contexts", contexts, ndim=2, dtype=np.int64)
     targets = check_array("targets", targets, ndim=1, dtype=np.int64)
     if len(contexts) != len(targets) or len(targets) == 0:
-        raise ValueError(f"contexts and targets must have the same, non-zero length; got {len(contexts)} "
-                         f"and {len(targets)}")
+        raise ValueError(
+            f"contexts and targets must have the same, non-zero length; got {len(contexts)} and {len(targets)}"
+        )
     if targets.min() < 0 or targets.max() >= model.vocab_size:
         raise ValueError(f"targets must hold token ids in 0..{model.vocab_size - 1}")
     return torch.from_numpy(contexts), torch.from_numpy(targets)
 
 
-def train_window_lm(model: WindowLM, contexts, targets, *, steps: int = 500, batch_size: int = 1024,
-                    lr: float = 1e-2, seed: int = 0, progress: bool = True) -> list[float]:
+def train_window_lm(
+    model: WindowLM,
+    contexts,
+    targets,
+    *,
+    steps: int = 500,
+    batch_size: int = 1024,
+    lr: float = 1e-2,
+    seed: int = 0,
+    progress: bool = True,
+) -> list[float]:
     """Adam on the cross-entropy for ``steps`` mini-batches drawn in shuffled passes over the data.
 
     The learning rate decays linearly from ``lr`` to 0. Returns the training loss (nats) of every step.
@@ -135,7 +146,7 @@ def _train(model, X, Y, steps, batch_size, lr, gen, progress):
     for _ in tqdm(range(steps), disable=not progress or hide_progress(), desc="window LM", unit="step"):
         if pos + batch_size > len(Y) and pos > 0:  # start a new shuffled pass
             order, pos = torch.randperm(len(Y), generator=gen), 0
-        idx = order[pos:pos + batch_size]
+        idx = order[pos : pos + batch_size]
         pos += batch_size
         loss = nn.functional.cross_entropy(model(X[idx]), Y[idx])
         opt.zero_grad()
@@ -152,6 +163,8 @@ def token_logprobs(model: WindowLM, contexts, targets, batch_size: int = 8192) -
     X, Y = _check_examples(model, contexts, targets)
     batch_size = check_int("batch_size", batch_size, minimum=1)
     model.eval()
-    out = [torch.log_softmax(model(X[i:i + batch_size]), dim=-1).gather(1, Y[i:i + batch_size, None])[:, 0]
-           for i in range(0, len(Y), batch_size)]
+    out = [
+        torch.log_softmax(model(X[i : i + batch_size]), dim=-1).gather(1, Y[i : i + batch_size, None])[:, 0]
+        for i in range(0, len(Y), batch_size)
+    ]
     return torch.cat(out).numpy().astype(np.float64)

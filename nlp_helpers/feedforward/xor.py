@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._checks import check_array
-from .activations import activate
+from nlp_helpers._checks import check_array
+from nlp_helpers.feedforward.activations import activate
 
 __all__ = ["XOR_WEIGHTS", "XOR_X", "XOR_Y", "best_linear_fit", "xor_network"]
 

@@ -25,8 +25,7 @@ def check_tagged_sentences(name: str, sentences) -> list[list[tuple[str, str]]]:
             raise TypeError(f"{name}[{i}] must be a list of (word, tag) pairs, got {type(sent).__name__}")
         pairs = []
         for pair in sent:
-            if (not isinstance(pair, (list, tuple)) or len(pair) != 2
-                    or not all(isinstance(x, str) for x in pair)):
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2 or not all(isinstance(x, str) for x in pair):
                 raise TypeError(f"{name}[{i}] must contain (word, tag) pairs of strings, got {pair!r}")
             pairs.append((pair[0], pair[1]))
         out.append(pairs)

@@ -50,11 +50,19 @@ class BiLSTMTagger(TorchTagger):
         Other arguments as :class:`nlp_helpers.tagging.training.TorchTagger`.
     """
 
-    def __init__(self, word_dim: int = 50, hidden: int = 50, min_count: int = 2, crf: bool = True,
-                 epochs: int = 5, lr: float = 0.01, batch_size: int = 32, weight_decay: float = 0.0,
-                 seed: int = 0) -> None:
-        super().__init__(crf=crf, epochs=epochs, lr=lr, batch_size=batch_size, weight_decay=weight_decay,
-                         seed=seed)
+    def __init__(
+        self,
+        word_dim: int = 50,
+        hidden: int = 50,
+        min_count: int = 2,
+        crf: bool = True,
+        epochs: int = 5,
+        lr: float = 0.01,
+        batch_size: int = 32,
+        weight_decay: float = 0.0,
+        seed: int = 0,
+    ) -> None:
+        super().__init__(crf=crf, epochs=epochs, lr=lr, batch_size=batch_size, weight_decay=weight_decay, seed=seed)
         self.word_dim = check_int("word_dim", word_dim, minimum=1)
         self.hidden = check_int("hidden", hidden, minimum=1)
         self.min_count = check_int("min_count", min_count, minimum=1)
@@ -71,8 +79,7 @@ class BiLSTMTagger(TorchTagger):
         self.vocabs = (vocab(words, self.min_count), vocab(shapes, 1), vocab(suffixes, self.min_count))
 
     def _encode(self, words):
-        keys = ([w.lower() for w in words], [word_shape(w, short=True) for w in words],
-                [w.lower()[-3:] for w in words])
+        keys = ([w.lower() for w in words], [word_shape(w, short=True) for w in words], [w.lower()[-3:] for w in words])
         return tuple([v.get(k, 1) for k in ks] for v, ks in zip(self.vocabs, keys))
 
     def _collate(self, encoded):
@@ -80,7 +87,7 @@ class BiLSTMTagger(TorchTagger):
         ids = torch.zeros(3, len(encoded), max(lengths), dtype=torch.long)
         for b, x in enumerate(encoded):
             for f in range(3):
-                ids[f, b, :lengths[b]] = torch.tensor(x[f])
+                ids[f, b, : lengths[b]] = torch.tensor(x[f])
         return ids, torch.tensor(lengths)
 
     def _build(self) -> nn.Module:

@@ -33,8 +33,9 @@ def _check(emissions, transitions, start_transitions, end_transitions):
     if T == 0 or K == 0:
         raise ValueError(f"emissions must have at least one time step and one tag, got shape {(T, K)}")
     transitions = check_array("transitions", transitions, shape=(K, K))
-    start = np.zeros(K) if start_transitions is None else check_array("start_transitions",
-                                                                       start_transitions, shape=(K,))
+    start = (
+        np.zeros(K) if start_transitions is None else check_array("start_transitions", start_transitions, shape=(K,))
+    )
     end = np.zeros(K) if end_transitions is None else check_array("end_transitions", end_transitions, shape=(K,))
     return emissions, transitions, start, end
 

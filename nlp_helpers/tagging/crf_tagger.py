@@ -46,10 +46,17 @@ class FeatureCRFTagger(TorchTagger):
         Other arguments as :class:`nlp_helpers.tagging.training.TorchTagger`.
     """
 
-    def __init__(self, min_count: int = 1, crf: bool = True, epochs: int = 5, lr: float = 0.05,
-                 batch_size: int = 32, weight_decay: float = 0.0, seed: int = 0) -> None:
-        super().__init__(crf=crf, epochs=epochs, lr=lr, batch_size=batch_size, weight_decay=weight_decay,
-                         seed=seed)
+    def __init__(
+        self,
+        min_count: int = 1,
+        crf: bool = True,
+        epochs: int = 5,
+        lr: float = 0.05,
+        batch_size: int = 32,
+        weight_decay: float = 0.0,
+        seed: int = 0,
+    ) -> None:
+        super().__init__(crf=crf, epochs=epochs, lr=lr, batch_size=batch_size, weight_decay=weight_decay, seed=seed)
         self.min_count = check_int("min_count", min_count, minimum=1)
         self._cache: dict[tuple[str, ...], list[list[str]]] = {}
 

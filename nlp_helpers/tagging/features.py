@@ -52,8 +52,15 @@ def _features(words, i: int) -> list[str]:
     low = w.lower()
     prev = words[i - 1].lower() if i > 0 else "<s>"
     nxt = words[i + 1].lower() if i + 1 < len(words) else "</s>"
-    feats = ["bias", f"w={low}", f"shape={_shape(w, False)}", f"short={_shape(w, True)}",
-             f"prev={prev}", f"next={nxt}", f"prev+w={prev}|{low}"]
+    feats = [
+        "bias",
+        f"w={low}",
+        f"shape={_shape(w, False)}",
+        f"short={_shape(w, True)}",
+        f"prev={prev}",
+        f"next={nxt}",
+        f"prev+w={prev}|{low}",
+    ]
     feats += [f"suf{k}={low[-k:]}" for k in (1, 2, 3) if len(low) >= k]
     feats += [f"pre{k}={low[:k]}" for k in (1, 2, 3) if len(low) >= k]
     if w[:1].isupper():

@@ -110,7 +110,7 @@ class HMMTagger:
                 continue
             cap = word[:1].isupper()
             for k in range(min(self.max_suffix, len(word)) + 1):
-                counts[(cap, word[len(word) - k:])] += c
+                counts[(cap, word[len(word) - k :])] += c
         self._suffix_probs = {key: c / c.sum() for key, c in counts.items()}
 
     # ----- tagging -----
@@ -125,7 +125,7 @@ class HMMTagger:
         cap = word[:1].isupper()
         p = self._suffix_probs.get((cap, ""), self._p_tag)
         for k in range(1, min(self.max_suffix, len(word)) + 1):
-            longer = self._suffix_probs.get((cap, word[len(word) - k:]))
+            longer = self._suffix_probs.get((cap, word[len(word) - k :]))
             if longer is None:
                 break
             p = (longer + self.theta * p) / (1 + self.theta)
@@ -169,8 +169,6 @@ class HMMTagger:
         if not all(isinstance(w, str) for w in words):
             raise TypeError("words must contain only strings")
         return list(words)
-
-
 
 
 def _deleted_interpolation(tri: np.ndarray, big: np.ndarray, uni: np.ndarray, order: int) -> np.ndarray:

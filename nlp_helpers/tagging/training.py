@@ -16,10 +16,10 @@ import torch
 from torch import nn
 
 from nlp_helpers._checks import check_float, check_int
+from nlp_helpers.display import hide_progress
 from nlp_helpers.seeds import manual_seed, torch_generator
 from nlp_helpers.tagging.baseline import check_tagged_sentences
 from nlp_helpers.tagging.crf import CRFLayer
-from nlp_helpers.display import hide_progress
 
 __all__ = ["TorchTagger"]
 
@@ -33,8 +33,15 @@ class TorchTagger:
         seed: experiment number for :mod:`nlp_helpers.seeds` (initialisation and shuffling).
     """
 
-    def __init__(self, crf: bool = True, epochs: int = 5, lr: float = 0.01, batch_size: int = 32,
-                 weight_decay: float = 0.0, seed: int = 0) -> None:
+    def __init__(
+        self,
+        crf: bool = True,
+        epochs: int = 5,
+        lr: float = 0.01,
+        batch_size: int = 32,
+        weight_decay: float = 0.0,
+        seed: int = 0,
+    ) -> None:
         if not isinstance(crf, bool):
             raise TypeError(f"crf must be True or False, got {crf!r}")
         self.crf = crf
@@ -85,9 +92,11 @@ class TorchTagger:
         opt = torch.optim.Adam(self._parameters(), lr=self.lr, weight_decay=self.weight_decay)
         gen = torch_generator(self.seed)
         order = sorted(range(len(data)), key=lambda i: len(data[i][1]))
-        batches = [order[i:i + self.batch_size] for i in range(0, len(order), self.batch_size)]
+        batches = [order[i : i + self.batch_size] for i in range(0, len(order), self.batch_size)]
         self.losses = []
-        bar = tqdm(total=self.epochs * len(batches), desc="training", disable=not progress or hide_progress(), leave=False)
+        bar = tqdm(
+            total=self.epochs * len(batches), desc="training", disable=not progress or hide_progress(), leave=False
+        )
         # The batches keep their members across epochs (only their order changes), so each is
         # padded and turned into tensors once.
         prepared = [self._batch([data[i] for i in b]) for b in batches]
@@ -111,7 +120,7 @@ class TorchTagger:
         mask = torch.arange(int(lengths.max()))[None, :] < lengths[:, None]  # (B, T)
         tags = torch.zeros(mask.shape, dtype=torch.long)
         for row, (_x, y) in enumerate(items):
-            tags[row, :len(y)] = torch.tensor(y)
+            tags[row, : len(y)] = torch.tensor(y)
         return self._collate(encoded), tags, mask
 
     def _loss(self, inputs, tags: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -141,13 +150,16 @@ class TorchTagger:
         if isinstance(sentences, str) or not isinstance(sentences, (list, tuple)):
             raise TypeError(f"sentences must be a list of word lists, got {type(sentences).__name__}")
         for i, words in enumerate(sentences):
-            if isinstance(words, str) or not isinstance(words, (list, tuple)) or not all(
-                    isinstance(w, str) for w in words):
+            if (
+                isinstance(words, str)
+                or not isinstance(words, (list, tuple))
+                or not all(isinstance(w, str) for w in words)
+            ):
                 raise TypeError(f"sentences[{i}] must be a list of word strings")
         out: list[list[str]] = [[] for _ in sentences]
         todo = [i for i, s in enumerate(sentences) if s]
         for start in range(0, len(todo), batch_size):
-            idx = todo[start:start + batch_size]
+            idx = todo[start : start + batch_size]
             emissions, mask = self._emissions([self._encode(list(sentences[i])) for i in idx])
             if self.head is not None:
                 paths = self.head.decode(emissions, mask)

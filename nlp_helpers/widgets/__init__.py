@@ -12,24 +12,7 @@ The pattern (see ``CONTRIBUTING.md``):
 * ``_common.js`` is prepended to every widget's module by :func:`load_esm`: small
   DOM helpers that insert text only as text (never HTML), labelled keyboard-
   operable controls, and colour-blind-safe colour maps.
+
+Modules: ``assets`` (loads the ``.js`` and ``.css`` files), ``attention``, ``bpe``, ``positional``,
+``sampling`` and ``tfidf_search`` (one widget class each).
 """
-
-from __future__ import annotations
-
-from pathlib import Path
-
-_HERE = Path(__file__).parent
-
-
-def load_esm(filename: str) -> str:
-    """Return ``_common.js`` followed by the widget module ``filename`` (a sibling ``.js`` file)."""
-    path = _HERE / filename
-    if path.suffix != ".js" or not path.is_file():
-        raise FileNotFoundError(f"no widget module {filename!r} in {_HERE}")
-    common = (_HERE / "_common.js").read_text(encoding="utf-8")
-    return common + "\n" + path.read_text(encoding="utf-8")
-
-
-def load_css() -> str:
-    """The shared stylesheet of all widgets (follows the book's light/dark theme)."""
-    return (_HERE / "widgets.css").read_text(encoding="utf-8")

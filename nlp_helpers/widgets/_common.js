@@ -1,4 +1,4 @@
-// Shared helpers, prepended to every widget's ES module by nlp_helpers.widgets.load_esm.
+// Shared helpers, prepended to every widget's ES module by nlp_helpers.widgets.assets.load_esm.
 // Rules: user/data text goes in with textContent (never innerHTML); every control
 // is a native, labelled, keyboard-operable element; colours come from cividis,
 // which reads for all common colour-vision deficiencies.

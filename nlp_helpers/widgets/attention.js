@@ -1,7 +1,7 @@
 // AttentionExplorer: heatmap / line view of attention weights (rows = queries, columns = keys).
 // Python ships weights of shape (L, H, n_q, n_k); everything below is recomputed here, so the
 // controls work on the static page. _common.js (h, svg, select, checkbox, slider, cividis,
-// textOn, fmt, srOnly) is prepended by nlp_helpers.widgets.load_esm.
+// textOn, fmt, srOnly) is prepended by nlp_helpers.widgets.assets.load_esm.
 
 // Row-wise w^(1/T) * mask, renormalised; equals softmax((scores + mask) / T) when w = softmax(scores).
 // An all-zero row stays all zero (a fully masked query attends to nothing).

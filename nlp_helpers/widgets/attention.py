@@ -27,8 +27,8 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .._checks import check_array, check_float, check_int, check_text
-from . import load_css, load_esm
+from nlp_helpers._checks import check_array, check_float, check_int, check_text
+from nlp_helpers.widgets.assets import load_css, load_esm
 
 __all__ = ["AttentionExplorer", "transform_weights"]
 
@@ -69,7 +69,9 @@ def _as_array(name: str, value) -> np.ndarray:
         raise TypeError(f"{name} must be an array of numbers: {exc}") from None
     if arr.ndim == 5:  # (L, 1, H, n_q, n_k): Hugging Face's output.attentions stacked, one sentence
         if arr.shape[1] != 1:
-            raise ValueError(f"{name} with 5 dimensions must be (layers, 1, heads, n_q, n_k) for one sentence, got {arr.shape}")
+            raise ValueError(
+                f"{name} with 5 dimensions must be (layers, 1, heads, n_q, n_k) for one sentence, got {arr.shape}"
+            )
         arr = arr[:, 0]
     if arr.ndim not in (2, 3, 4):
         raise ValueError(
@@ -210,10 +212,10 @@ class AttentionExplorer(anywidget.AnyWidget):
         sums = w.sum(axis=-1)
         bad = ~((np.abs(sums - 1) <= _ROW_SUM_TOL) | (sums == 0))
         if bad.any():
-            l, h, i = np.argwhere(bad)[0]
+            layer, h, i = np.argwhere(bad)[0]
             raise ValueError(
-                f"weights rows must sum to 1 (or 0 for a fully masked query); layer {l}, head {h}, row {i} "
-                f"sums to {sums[l, h, i]:.4g}. Pass pre-softmax values as scores= instead"
+                f"weights rows must sum to 1 (or 0 for a fully masked query); layer {layer}, head {h}, row {i} "
+                f"sums to {sums[layer, h, i]:.4g}. Pass pre-softmax values as scores= instead"
             )
 
     @property

@@ -1,7 +1,7 @@
 // BPEStepper: replay the first k BPE merges on a text and show its tokens.
 // Python ships the text already split into chunks (merges never cross a chunk) and the
 // ordered merge list; everything below is recomputed here, so it works on a static page.
-// _common.js (h, slider, cividis, textOn, srOnly) is prepended by nlp_helpers.widgets.load_esm.
+// _common.js (h, slider, cividis, textOn, srOnly) is prepended by nlp_helpers.widgets.assets.load_esm.
 
 // Merge every occurrence of (left, right) in one chunk, scanning left to right (as Python does).
 export function mergeChunk(symbols, left, right) {

@@ -1,7 +1,7 @@
 """``BPEStepper``: step through the merges of a BPE model and watch a text's tokens grow.
 
 Python validates the text and the merge list and ships them (the text already
-split into BPE chunks by :func:`nlp_helpers.bpe.pretokenize`). ``bpe.js`` replays
+split into BPE chunks by :func:`nlp_helpers.tokenization.bpe.pretokenize`). ``bpe.js`` replays
 the merges itself, so the slider works on the static page with no kernel. For
 slider position ``k`` it shows:
 
@@ -22,9 +22,9 @@ from collections.abc import Sequence
 import anywidget
 import traitlets
 
-from .._checks import check_int, check_text
-from ..bpe import BPE, _check_merges, merge_pair, pretokenize
-from . import load_css, load_esm
+from nlp_helpers._checks import check_int, check_text
+from nlp_helpers.tokenization.bpe import BPE, check_merges, merge_pair, pretokenize
+from nlp_helpers.widgets.assets import load_css, load_esm
 
 __all__ = ["BPEStepper"]
 
@@ -62,7 +62,7 @@ class BPEStepper(anywidget.AnyWidget):
         text = check_text("text", text, allow_empty=False)
         if len(text) > 2000:
             raise ValueError(f"text must be at most 2000 characters for the widget, got {len(text)}")
-        pairs = _check_merges(merges)
+        pairs = check_merges(merges)
         if len(pairs) > MAX_MERGES:
             raise ValueError(f"merges must hold at most {MAX_MERGES} merges for the widget, got {len(pairs)}")
         BPE(pairs, alphabet=set(text) | {ch for p in pairs for part in p for ch in part})  # checks merge order
@@ -70,12 +70,15 @@ class BPEStepper(anywidget.AnyWidget):
         super().__init__(chunks=pretokenize(text), merges=[list(p) for p in pairs], step=step)
 
     @classmethod
-    def from_bpe(cls, bpe: BPE, text: str, *, num_merges: int | None = None, step: int = 0) -> "BPEStepper":
-        """A stepper over the first ``num_merges`` merges (default all) of a trained :class:`~nlp_helpers.bpe.BPE`."""
+    def from_bpe(cls, bpe: BPE, text: str, *, num_merges: int | None = None, step: int = 0) -> BPEStepper:
+        """A stepper over the first ``num_merges`` merges (default all) of a trained :class:`~nlp_helpers.tokenization.bpe.BPE`."""
         if not isinstance(bpe, BPE):
-            raise TypeError(f"bpe must be a trained nlp_helpers.bpe.BPE, got {type(bpe).__name__}")
-        n = len(bpe.merges) if num_merges is None else check_int("num_merges", num_merges, minimum=0,
-                                                                  maximum=len(bpe.merges))
+            raise TypeError(f"bpe must be a trained nlp_helpers.tokenization.bpe.BPE, got {type(bpe).__name__}")
+        n = (
+            len(bpe.merges)
+            if num_merges is None
+            else check_int("num_merges", num_merges, minimum=0, maximum=len(bpe.merges))
+        )
         return cls(text, bpe.merges[:n], step=step)
 
     @property
@@ -98,5 +101,10 @@ class BPEStepper(anywidget.AnyWidget):
             fired = before - sum(len(c) for c in chunks)
         tokens = [t for c in chunks for t in c]
         merge = list(self.merges[step - 1]) if step else None
-        return {"step": step, "tokens": tokens, "token_count": len(tokens), "merge": merge,
-                "merge_count": fired if step else 0}
+        return {
+            "step": step,
+            "tokens": tokens,
+            "token_count": len(tokens),
+            "merge": merge,
+            "merge_count": fired if step else 0,
+        }

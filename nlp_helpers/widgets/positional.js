@@ -1,6 +1,6 @@
 // PositionalEncodingExplorer: the sinusoidal positional encoding, computed here from the sliders.
 // PE(pos, x) = sin(pos / base^(x/d)) for even x, cos(pos / base^((x-1)/d)) for odd x (seed 001).
-// _common.js (h, svg, slider, cividis, fmt, srOnly) is prepended by nlp_helpers.widgets.load_esm.
+// _common.js (h, svg, slider, cividis, fmt, srOnly) is prepended by nlp_helpers.widgets.assets.load_esm.
 
 export function peFrequency(x, d, base = 10000) {
   return 1 / Math.pow(base, (x - (x % 2)) / d);

@@ -1,7 +1,7 @@
 """``PositionalEncodingExplorer``: the sinusoidal positional encoding, recomputed in the browser.
 
 Python only validates the settings; ``positional.js`` computes the table
-``PE(pos, x)`` (the formula of :func:`nlp_helpers.positional.positional_encoding`)
+``PE(pos, x)`` (the formula of :func:`nlp_helpers.attention.positional.positional_encoding`)
 and draws, for the current sliders:
 
 * the heatmap of the table (positions x dimensions, cividis from -1 to +1);
@@ -21,9 +21,9 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .._checks import check_float, check_int
-from ..positional import positional_encoding
-from . import load_css, load_esm
+from nlp_helpers._checks import check_float, check_int
+from nlp_helpers.attention.positional import positional_encoding
+from nlp_helpers.widgets.assets import load_css, load_esm
 
 __all__ = ["PositionalEncodingExplorer"]
 
@@ -73,8 +73,15 @@ class PositionalEncodingExplorer(anywidget.AnyWidget):
         pair = check_int("pair", pair, minimum=0, maximum=d_model // 2 - 1)
         position = check_int("position", position, minimum=0, maximum=length - 1)
         base = check_float("base", base, minimum=1.0, min_inclusive=False)
-        return dict(max_len=max_len, max_d_model=max_d_model, d_model=d_model, length=length,
-                    pair=pair, position=position, base=base)
+        return dict(
+            max_len=max_len,
+            max_d_model=max_d_model,
+            d_model=d_model,
+            length=length,
+            pair=pair,
+            position=position,
+            base=base,
+        )
 
     def __init__(
         self,
@@ -90,8 +97,9 @@ class PositionalEncodingExplorer(anywidget.AnyWidget):
         super().__init__(**self._checked(max_len, d_model, length, pair, position, max_d_model, base))
 
     def _state(self) -> dict:
-        return self._checked(self.max_len, self.d_model, self.length, self.pair, self.position, self.max_d_model,
-                             self.base)
+        return self._checked(
+            self.max_len, self.d_model, self.length, self.pair, self.position, self.max_d_model, self.base
+        )
 
     def table(self) -> np.ndarray:
         """The ``(length, d_model)`` table the widget shows for its current settings."""

@@ -1,6 +1,6 @@
 // Sampling widgets: NextTokenExplorer (view "explorer") and SoftmaxTemperature (view "softmax").
 // Python ships the logits; everything below recomputes in the browser, so the sliders
-// work on the static page. The filters mirror nlp_helpers/sampling.py exactly:
+// work on the static page. The filters mirror nlp_helpers/sampling/distributions.py exactly:
 // temperature -> top-k -> top-p, ties kept, temperature 0 = all mass on the maximum.
 
 // Filtered distribution of `logits` (sorted or not) at a setting. Returns {probs, kept, scaledProbs}.

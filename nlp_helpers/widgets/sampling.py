@@ -8,7 +8,7 @@
   logits (attention scores, class scores), for reuse by other chapters.
 
 All recomputation happens in ``sampling.js`` (same rules as
-:func:`nlp_helpers.sampling.filtered_probs`), so both work on the static page.
+:func:`nlp_helpers.sampling.distributions.filtered_probs`), so both work on the static page.
 :meth:`NextTokenExplorer.probabilities` computes in Python what the view shows.
 """
 
@@ -21,9 +21,9 @@ import anywidget
 import numpy as np
 import traitlets
 
-from .._checks import check_array, check_float, check_int, check_nonempty, check_text
-from ..sampling import entropy, filtered_probs
-from . import load_css, load_esm
+from nlp_helpers._checks import check_array, check_float, check_int, check_nonempty, check_text
+from nlp_helpers.sampling.distributions import entropy, filtered_probs
+from nlp_helpers.widgets.assets import load_css, load_esm
 
 __all__ = ["NextTokenExplorer", "SoftmaxTemperature", "explorer_prompt"]
 
@@ -37,7 +37,9 @@ def _on_grid(name: str, value: float, step: float, lo: float, hi: float) -> floa
     return round(round(value / step) * step, 10)
 
 
-def explorer_prompt(prompt: str, tokens: Sequence[str], logits: Sequence[float], shown_mass: float = 1.0) -> dict[str, Any]:
+def explorer_prompt(
+    prompt: str, tokens: Sequence[str], logits: Sequence[float], shown_mass: float = 1.0
+) -> dict[str, Any]:
     """One validated prompt record for :class:`NextTokenExplorer`, sorted by logit (largest first).
 
     ``tokens``/``logits``: the candidate next tokens (as text) and their logits;
@@ -55,8 +57,12 @@ def explorer_prompt(prompt: str, tokens: Sequence[str], logits: Sequence[float],
         raise ValueError(f"at most {MAX_TOKENS} tokens per prompt keep the page light, got {len(tokens)}")
     shown_mass = check_float("shown_mass", shown_mass, minimum=0.0, maximum=1.0, min_inclusive=False)
     order = np.argsort(-x, kind="stable")
-    return {"prompt": prompt, "tokens": [tokens[i] for i in order], "logits": [float(x[i]) for i in order],
-            "shown_mass": shown_mass}
+    return {
+        "prompt": prompt,
+        "tokens": [tokens[i] for i in order],
+        "logits": [float(x[i]) for i in order],
+        "shown_mass": shown_mass,
+    }
 
 
 class NextTokenExplorer(anywidget.AnyWidget):
@@ -76,8 +82,15 @@ class NextTokenExplorer(anywidget.AnyWidget):
     top_k = traitlets.Int(1).tag(sync=True)
     top_p = traitlets.Float(1.0).tag(sync=True)
 
-    def __init__(self, prompts: Sequence[Mapping[str, Any]], *, prompt_index: int = 0, temperature: float = 1.0,
-                 top_k: int | None = None, top_p: float = 1.0) -> None:
+    def __init__(
+        self,
+        prompts: Sequence[Mapping[str, Any]],
+        *,
+        prompt_index: int = 0,
+        temperature: float = 1.0,
+        top_k: int | None = None,
+        top_p: float = 1.0,
+    ) -> None:
         records = []
         for i, p in enumerate(check_nonempty("prompts", prompts)):
             if not isinstance(p, Mapping) or not {"prompt", "tokens", "logits"} <= set(p):
@@ -86,14 +99,20 @@ class NextTokenExplorer(anywidget.AnyWidget):
         prompt_index = check_int("prompt_index", prompt_index, minimum=0, maximum=len(records) - 1)
         n = len(records[prompt_index]["tokens"])
         top_k = n if top_k is None else check_int("top_k", top_k, minimum=1)
-        super().__init__(prompts=records, prompt_index=prompt_index,
-                         temperature=_on_grid("temperature", temperature, TEMPERATURE_STEP, 0.0, 3.0),
-                         top_k=min(top_k, n), top_p=_on_grid("top_p", top_p, TOP_P_STEP, TOP_P_STEP, 1.0))
+        super().__init__(
+            prompts=records,
+            prompt_index=prompt_index,
+            temperature=_on_grid("temperature", temperature, TEMPERATURE_STEP, 0.0, 3.0),
+            top_k=min(top_k, n),
+            top_p=_on_grid("top_p", top_p, TOP_P_STEP, TOP_P_STEP, 1.0),
+        )
 
     @classmethod
-    def from_model(cls, model: Any, tokenizer: Any, prompts: Sequence[str], top: int = 50, **kwargs: Any) -> "NextTokenExplorer":
+    def from_model(
+        cls, model: Any, tokenizer: Any, prompts: Sequence[str], top: int = 50, **kwargs: Any
+    ) -> NextTokenExplorer:
         """Compute the ``top`` next tokens of each prompt with a causal LM (e.g. SmolLM2) and build the widget."""
-        from ..llm import next_token_logits
+        from nlp_helpers.sampling.llm import next_token_logits
 
         top = check_int("top", top, minimum=1, maximum=MAX_TOKENS)
         records = []
@@ -102,15 +121,30 @@ class NextTokenExplorer(anywidget.AnyWidget):
             order = np.argsort(-logits, kind="stable")[:top]
             probs = np.exp(logits - logits.max())
             probs /= probs.sum()
-            records.append(explorer_prompt(prompt, [tokenizer.decode([int(i)]) for i in order], logits[order],
-                                           float(min(1.0, probs[order].sum()))))
+            records.append(
+                explorer_prompt(
+                    prompt,
+                    [tokenizer.decode([int(i)]) for i in order],
+                    logits[order],
+                    float(min(1.0, probs[order].sum())),
+                )
+            )
         return cls(records, **kwargs)
 
-    def probabilities(self, temperature: float | None = None, top_k: int | None = None, top_p: float | None = None,
-                      prompt_index: int | None = None) -> np.ndarray:
+    def probabilities(
+        self,
+        temperature: float | None = None,
+        top_k: int | None = None,
+        top_p: float | None = None,
+        prompt_index: int | None = None,
+    ) -> np.ndarray:
         """The probabilities the view shows (current settings unless given), in the shipped token order."""
-        i = check_int("prompt_index", self.prompt_index if prompt_index is None else prompt_index, minimum=0,
-                      maximum=len(self.prompts) - 1)
+        i = check_int(
+            "prompt_index",
+            self.prompt_index if prompt_index is None else prompt_index,
+            minimum=0,
+            maximum=len(self.prompts) - 1,
+        )
         rec = self.prompts[i]
         t = self.temperature if temperature is None else temperature
         k = self.top_k if top_k is None else top_k
@@ -135,8 +169,9 @@ class SoftmaxTemperature(anywidget.AnyWidget):
     min_temperature = traitlets.Float(0.0).tag(sync=True)
     max_temperature = traitlets.Float(3.0).tag(sync=True)
 
-    def __init__(self, logits: Sequence[float], labels: Sequence[str], *, temperature: float = 1.0,
-                 max_temperature: float = 3.0) -> None:
+    def __init__(
+        self, logits: Sequence[float], labels: Sequence[str], *, temperature: float = 1.0, max_temperature: float = 3.0
+    ) -> None:
         x = check_array("logits", logits, ndim=1)
         labels = check_nonempty("labels", labels)
         if len(labels) != len(x):
@@ -144,12 +179,15 @@ class SoftmaxTemperature(anywidget.AnyWidget):
         if len(x) > MAX_TOKENS:
             raise ValueError(f"at most {MAX_TOKENS} logits, got {len(x)}")
         max_t = _on_grid("max_temperature", max_temperature, TEMPERATURE_STEP, TEMPERATURE_STEP, 20.0)
-        super().__init__(logits=[float(v) for v in x], labels=[str(s) for s in labels],
-                         temperature=_on_grid("temperature", temperature, TEMPERATURE_STEP, 0.0, max_t),
-                         max_temperature=max_t)
+        super().__init__(
+            logits=[float(v) for v in x],
+            labels=[str(s) for s in labels],
+            temperature=_on_grid("temperature", temperature, TEMPERATURE_STEP, 0.0, max_t),
+            max_temperature=max_t,
+        )
 
     def probabilities(self, temperature: float | None = None) -> np.ndarray:
         """``softmax(logits / T)`` as the view shows it (``T = 0``: mass on the maximum)."""
-        from ..sampling import softmax
+        from nlp_helpers.sampling.distributions import softmax
 
         return softmax(self.logits, self.temperature if temperature is None else temperature)

@@ -3,7 +3,7 @@
 // TF-IDF vector (sparse: term indices + weights). Here we tokenize the query with the same
 // simple regex as Python (lower-case, runs of [a-z0-9]), weight it (raw count x IDF, L2 norm)
 // and score each document by the dot product of unit vectors, i.e. the cosine.
-// _common.js (h, fmt, select, srOnly) is prepended by nlp_helpers.widgets.load_esm.
+// _common.js (h, fmt, select, srOnly) is prepended by nlp_helpers.widgets.assets.load_esm.
 
 export function tokenize(text, pattern) {
   return String(text).toLowerCase().match(new RegExp(pattern, "g")) || [];

@@ -1,6 +1,6 @@
 """``TfidfSearch``: type a query, see its TF-IDF-weighted terms and the ranked documents.
 
-Python fits a :class:`nlp_helpers.tfidf.TfIdf` (raw TF, smooth IDF, L2 norm: scikit-learn's
+Python fits a :class:`nlp_helpers.tfidf.weighting.TfIdf` (raw TF, smooth IDF, L2 norm: scikit-learn's
 ``TfidfVectorizer`` defaults) on a small collection (by default the 50 Lee documents)
 and ships the vocabulary, the IDF of every term and each document's sparse vector.
 ``tfidf_search.js`` tokenizes the query, weights it and ranks the documents by cosine
@@ -25,9 +25,9 @@ import numpy as np
 import pandas as pd
 import traitlets
 
-from .._checks import check_int, check_nonempty, check_text
-from ..tfidf import TfIdf
-from . import load_css, load_esm
+from nlp_helpers._checks import check_int, check_nonempty, check_text
+from nlp_helpers.tfidf.weighting import TfIdf
+from nlp_helpers.widgets.assets import load_css, load_esm
 
 __all__ = ["TfidfSearch", "TOKEN_PATTERN", "widget_tokens"]
 
@@ -74,10 +74,17 @@ class TfidfSearch(anywidget.AnyWidget):
     query = traitlets.Unicode("").tag(sync=True)
     top_k = traitlets.Int(3).tag(sync=True)
 
-    def __init__(self, documents: Sequence[str] | None = None, *, titles: Sequence[str] | None = None,
-                 query: str = "", top_k: int = 3, examples: Sequence[str] = ()) -> None:
+    def __init__(
+        self,
+        documents: Sequence[str] | None = None,
+        *,
+        titles: Sequence[str] | None = None,
+        query: str = "",
+        top_k: int = 3,
+        examples: Sequence[str] = (),
+    ) -> None:
         if documents is None:
-            from ..data import lee_documents
+            from nlp_helpers.data.corpora import lee_documents
 
             documents = lee_documents()
         docs = [check_text(f"documents[{i}]", d) for i, d in enumerate(check_nonempty("documents", documents))]
@@ -85,7 +92,9 @@ class TfidfSearch(anywidget.AnyWidget):
             if not widget_tokens(d):
                 raise ValueError(f"documents[{i}] has no word ([a-z0-9] run) to index: {d[:40]!r}")
         if len(docs) > MAX_DOCUMENTS:
-            raise ValueError(f"documents has {len(docs)} texts; the widget ships them in the page, so at most {MAX_DOCUMENTS}")
+            raise ValueError(
+                f"documents has {len(docs)} texts; the widget ships them in the page, so at most {MAX_DOCUMENTS}"
+            )
         if titles is None:
             titles = [f"Doc {i + 1}: {' '.join(d.split()[:8])}…" for i, d in enumerate(docs)]
         titles = [check_text(f"titles[{i}]", t) for i, t in enumerate(titles)]
@@ -97,18 +106,25 @@ class TfidfSearch(anywidget.AnyWidget):
         examples = [check_text(f"examples[{i}]", e, allow_empty=False) for i, e in enumerate(examples)]
         self._model = TfIdf(tokenizer=widget_tokens, lowercase=False)  # widget_tokens lower-cases already
         vectors = self._model.fit_transform(docs)
-        terms = [vectors.indices[vectors.indptr[i]:vectors.indptr[i + 1]].tolist() for i in range(len(docs))]
-        weights = [np.round(vectors.data[vectors.indptr[i]:vectors.indptr[i + 1]], DIGITS).tolist() for i in range(len(docs))]
+        terms = [vectors.indices[vectors.indptr[i] : vectors.indptr[i + 1]].tolist() for i in range(len(docs))]
+        weights = [
+            np.round(vectors.data[vectors.indptr[i] : vectors.indptr[i + 1]], DIGITS).tolist() for i in range(len(docs))
+        ]
         super().__init__(
-            vocabulary=list(self._model.vocabulary_), idf=np.round(self._model.idf_, DIGITS).tolist(),
-            doc_terms=terms, doc_weights=weights, titles=titles,
+            vocabulary=list(self._model.vocabulary_),
+            idf=np.round(self._model.idf_, DIGITS).tolist(),
+            doc_terms=terms,
+            doc_weights=weights,
+            titles=titles,
             snippets=[d[:240] + ("…" if len(d) > 240 else "") for d in docs],
-            examples=examples, query=check_text("query", query), top_k=top_k,
+            examples=examples,
+            query=check_text("query", query),
+            top_k=top_k,
         )
 
     @property
     def model(self) -> TfIdf:
-        """The fitted :class:`~nlp_helpers.tfidf.TfIdf` behind the widget."""
+        """The fitted :class:`~nlp_helpers.tfidf.weighting.TfIdf` behind the widget."""
         return self._model
 
     def search(self, query: str | None = None) -> pd.DataFrame:

@@ -97,8 +97,12 @@ def open_page(browser, book_url):
     contexts = []
 
     def _open(rel: str, *, color_scheme: str = "light", width: int = 1280):
-        context = browser.new_context(color_scheme=color_scheme, viewport={"width": width, "height": 900},
-                                      has_touch=width < 600, is_mobile=width < 600)
+        context = browser.new_context(
+            color_scheme=color_scheme,
+            viewport={"width": width, "height": 900},
+            has_touch=width < 600,
+            is_mobile=width < 600,
+        )
         contexts.append(context)
         log = PageLog()
 
@@ -113,6 +117,7 @@ def open_page(browser, book_url):
 
         context.route("**/*", route)
         page = context.new_page()
+
         def on_console(msg):
             if msg.type == "error" and not msg.text.startswith(THIRD_PARTY_CONSOLE_NOISE):
                 log.console_errors.append(msg.text)
@@ -167,9 +172,6 @@ def wait_for_math(page, timeout_ms: int = 30_000) -> None:
 
 def built_pages() -> list[str]:
     """Relative URLs of the chapter pages listed in the table of contents."""
-    import sys
-
-    sys.path.insert(0, str(ROOT / "tools"))
-    from toc_notebooks import toc_files
+    from tools.toc_notebooks import toc_files
 
     return [f"{f}.html" for f in toc_files()]

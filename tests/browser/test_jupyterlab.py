@@ -44,10 +44,21 @@ def lab_url(tmp_path):
     port = _free_port()
     env = {**os.environ, "JUPYTER_PLATFORM_DIRS": "1", "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen(
-        [str(BIN / "jupyter-lab"), "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
-         "--IdentityProvider.token=", "--ServerApp.password=", "--allow-root",
-         f"--ServerApp.root_dir={tmp_path}", "--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+        [
+            str(BIN / "jupyter-lab"),
+            "--no-browser",
+            f"--port={port}",
+            "--ServerApp.ip=127.0.0.1",
+            "--IdentityProvider.token=",
+            "--ServerApp.password=",
+            "--allow-root",
+            f"--ServerApp.root_dir={tmp_path}",
+            "--LabApp.news_url=None",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
     )
     url = f"http://127.0.0.1:{port}"
     try:

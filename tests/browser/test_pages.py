@@ -9,7 +9,6 @@ import yaml
 
 from .conftest import ROOT, built_pages, widget_view_count
 
-
 RAW_TEX_JS = r"""() => {
   const skip = el => el.closest('mjx-container, pre, code, script, style, .MathJax, mjx-assistive-mml, .highlight');
   const root = document.querySelector('article.bd-article') || document.body;
@@ -67,14 +66,16 @@ def test_page_is_offline_and_renders(open_page, rel):
             decorative: img.getAttribute('role') === 'presentation' || img.getAttribute('aria-hidden') === 'true'}))"""
     )
     bad_alts = [
-        (img["src"], img["alt"]) for img in images
+        (img["src"], img["alt"])
+        for img in images
         if img["alt"] is None
         or re.search(r"\.(png|svg|jpe?g|gif)$", img["alt"].strip(), re.I)
         or img["alt"].strip().startswith(("../_images", "_images/"))
         or (not img["alt"].strip() and not img["decorative"])
     ]
-    assert not bad_alts, (f"{rel}: images without a real alt text (set the cell metadata "
-                          f"mystnb.image.alt): {bad_alts[:5]}")
+    assert not bad_alts, (
+        f"{rel}: images without a real alt text (set the cell metadata mystnb.image.alt): {bad_alts[:5]}"
+    )
 
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -86,7 +87,9 @@ def test_page_has_no_serious_accessibility_violations(open_page, rel, scheme):
     """axe-core (from the npm registry, run in the page) finds no serious or critical WCAG violation."""
     assert AXE.exists(), "axe-core is missing: run `make assets` (npm ci)"
     page, _log = open_page(rel, color_scheme=scheme)
-    page.evaluate(f"document.documentElement.dataset.mode = '{scheme}'; document.documentElement.dataset.theme = '{scheme}'")
+    page.evaluate(
+        f"document.documentElement.dataset.mode = '{scheme}'; document.documentElement.dataset.theme = '{scheme}'"
+    )
     page.add_script_tag(path=str(AXE))
     result = page.evaluate(
         """async () => {
@@ -99,7 +102,9 @@ def test_page_has_no_serious_accessibility_violations(open_page, rel, scheme):
         }"""
     )
     bad = [v for v in result if v["impact"] in ("serious", "critical")]
-    assert not bad, f"{rel} ({scheme}): " + "\n".join(f"{v['id']} ({v['impact']}): {v['help']} {v['nodes']}" for v in bad)
+    assert not bad, f"{rel} ({scheme}): " + "\n".join(
+        f"{v['id']} ({v['impact']}): {v['help']} {v['nodes']}" for v in bad
+    )
 
 
 @pytest.mark.parametrize("rel", [p for p in built_pages() if (ROOT / p.replace(".html", ".ipynb")).exists()])

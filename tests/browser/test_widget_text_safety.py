@@ -20,12 +20,12 @@ from ipywidgets.embed import dependency_state, embed_data
 
 from .conftest import ROOT
 
-HOSTILE = '<img src=x onerror=alert(1)>'
+HOSTILE = "<img src=x onerror=alert(1)>"
 HOSTILE_2 = '<script>alert(2)</script>"&amp;'
 
 
 def _widgets():
-    from nlp_helpers.bpe import BPE
+    from nlp_helpers.tokenization.bpe import BPE
     from nlp_helpers.widgets.attention import AttentionExplorer
     from nlp_helpers.widgets.bpe import BPEStepper
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
@@ -36,11 +36,16 @@ def _widgets():
     return {
         "bpe-root": BPEStepper.from_bpe(bpe, text, step=5),
         "attn-root": AttentionExplorer([HOSTILE, HOSTILE_2, "ok"], np.full((3, 3), 1 / 3), title=HOSTILE),
-        "sampling-root": NextTokenExplorer([{"prompt": HOSTILE_2, "tokens": [HOSTILE, HOSTILE_2, " ok"],
-                                             "logits": [2.0, 1.0, 0.5]}]),
+        "sampling-root": NextTokenExplorer(
+            [{"prompt": HOSTILE_2, "tokens": [HOSTILE, HOSTILE_2, " ok"], "logits": [2.0, 1.0, 0.5]}]
+        ),
         "softmax-root": SoftmaxTemperature([2.0, 1.0, 0.0], [HOSTILE, HOSTILE_2, "ok"]),
-        "tfidf-root": TfidfSearch([f"{HOSTILE} first document", f"{HOSTILE_2} second document"],
-                                  titles=[HOSTILE, HOSTILE_2], query="document", top_k=2),
+        "tfidf-root": TfidfSearch(
+            [f"{HOSTILE} first document", f"{HOSTILE_2} second document"],
+            titles=[HOSTILE, HOSTILE_2],
+            query="document",
+            top_k=2,
+        ),
     }
 
 

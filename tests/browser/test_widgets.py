@@ -66,12 +66,15 @@ def test_attention_explorer_recomputes_in_the_page(open_page):
         has_layers = layer_select.count() > 0 and layer_select.is_enabled()
         shown_before = None
         for case in widget["cases"]:
-            reset = ATTN_RESET + ([{"testid": "attn-layer", "value": "0"}, {"testid": "attn-head", "value": "0"}]
-                                  if has_layers else [])
+            reset = ATTN_RESET + (
+                [{"testid": "attn-layer", "value": "0"}, {"testid": "attn-head", "value": "0"}] if has_layers else []
+            )
             apply_controls(root, reset + case["controls"])
             want = np.array(case["matrix"])
             shown = np.array(read_matrix(root, "attn-cell", *want.shape, "data-weight"))
-            np.testing.assert_allclose(shown, want, atol=spec["tolerance"], err_msg=f"{widget['title']}: {case['name']}")
+            np.testing.assert_allclose(
+                shown, want, atol=spec["tolerance"], err_msg=f"{widget['title']}: {case['name']}"
+            )
             if shown_before is not None:
                 assert not np.allclose(shown, shown_before), f"{case['name']}: the controls did not change the drawing"
             shown_before = shown

@@ -16,7 +16,7 @@ from nlp_helpers.classification.exercises import (
 )
 from nlp_helpers.classification.naive_bayes import NaiveBayes
 from nlp_helpers.classification.significance import paired_bootstrap
-from nlp_helpers.exercises import STRICT_ENV
+from nlp_helpers.exercises.checker import STRICT_ENV
 
 
 @pytest.fixture(autouse=True)
@@ -51,8 +51,9 @@ def macro_micro_f1(cm):
     def f1(tp, fp, fn):
         return np.divide(2 * tp, 2 * tp + fp + fn, out=np.zeros_like(tp), where=2 * tp + fp + fn > 0)
 
-    return float(f1(tp, fp, fn).mean()), float(f1(tp.sum(keepdims=True), fp.sum(keepdims=True),
-                                                  fn.sum(keepdims=True))[0])
+    return float(f1(tp, fp, fn).mean()), float(
+        f1(tp.sum(keepdims=True), fp.sum(keepdims=True), fn.sum(keepdims=True))[0]
+    )
 
 
 def compare_feature_sets(train_docs, train_labels, test_docs, test_labels, transform, n_samples=10_000, seed=0):
@@ -61,8 +62,11 @@ def compare_feature_sets(train_docs, train_labels, test_docs, test_labels, trans
     pred_a = model_a.predict([transform(d) for d in test_docs])
     pred_b = model_b.predict(test_docs)
     gold = np.asarray(test_labels)
-    return {"acc_a": float(np.mean(pred_a == gold)), "acc_b": float(np.mean(pred_b == gold)),
-            "p_value": paired_bootstrap(gold, pred_a, pred_b, n_samples=n_samples, rng=seed)}
+    return {
+        "acc_a": float(np.mean(pred_a == gold)),
+        "acc_b": float(np.mean(pred_b == gold)),
+        "p_value": paired_bootstrap(gold, pred_a, pred_b, n_samples=n_samples, rng=seed),
+    }
 
 
 def approximate_randomization(gold, pred_a, pred_b, n_samples=10_000, seed=0):
@@ -79,9 +83,13 @@ def approximate_randomization(gold, pred_a, pred_b, n_samples=10_000, seed=0):
     return count / n_samples
 
 
-CASES = [(check_f_beta, f_beta), (check_add_alpha_likelihoods, add_alpha_likelihoods),
-         (check_macro_micro_f1, macro_micro_f1), (check_compare_feature_sets, compare_feature_sets),
-         (check_approximate_randomization, approximate_randomization)]
+CASES = [
+    (check_f_beta, f_beta),
+    (check_add_alpha_likelihoods, add_alpha_likelihoods),
+    (check_macro_micro_f1, macro_micro_f1),
+    (check_compare_feature_sets, compare_feature_sets),
+    (check_approximate_randomization, approximate_randomization),
+]
 
 
 @pytest.mark.parametrize("checker,solution", CASES)
@@ -97,8 +105,14 @@ def _stub(*args, **kwargs):
 @pytest.mark.parametrize("checker", [c for c, _ in CASES])
 def test_stub_is_not_yet_and_unusable_answers_are_wrong(checker):
     assert checker(_stub).status == "not yet"
-    for bad in (lambda *a, **k: None, lambda *a, **k: float("nan"), lambda *a, **k: "0.5",
-                lambda *a, **k: [], lambda *a, **k: np.full((3, 3), np.nan), 42):
+    for bad in (
+        lambda *a, **k: None,
+        lambda *a, **k: float("nan"),
+        lambda *a, **k: "0.5",
+        lambda *a, **k: [],
+        lambda *a, **k: np.full((3, 3), np.nan),
+        42,
+    ):
         result = checker(bad)
         assert result.status == "wrong", (bad, str(result))
 
@@ -168,12 +182,19 @@ def test_compare_feature_sets_mistakes():
         a = NaiveBayes().fit([transform(d) for d in train_docs], train_labels).predict(test_docs)
         b = NaiveBayes().fit(train_docs, train_labels).predict(test_docs)
         gold = np.asarray(test_labels)
-        return {"acc_a": float(np.mean(a == gold)), "acc_b": float(np.mean(b == gold)),
-                "p_value": paired_bootstrap(gold, a, b, n_samples=n_samples, rng=seed)}
+        return {
+            "acc_a": float(np.mean(a == gold)),
+            "acc_b": float(np.mean(b == gold)),
+            "p_value": paired_bootstrap(gold, a, b, n_samples=n_samples, rng=seed),
+        }
 
     def swapped(train_docs, train_labels, test_docs, test_labels, transform, n_samples=10_000, seed=0):
         out = compare_feature_sets(train_docs, train_labels, test_docs, test_labels, transform, n_samples, seed)
-        a = NaiveBayes().fit([transform(d) for d in train_docs], train_labels).predict([transform(d) for d in test_docs])
+        a = (
+            NaiveBayes()
+            .fit([transform(d) for d in train_docs], train_labels)
+            .predict([transform(d) for d in test_docs])
+        )
         b = NaiveBayes().fit(train_docs, train_labels).predict(test_docs)
         out["p_value"] = paired_bootstrap(np.asarray(test_labels), b, a, n_samples=n_samples, rng=seed)
         return out
@@ -184,8 +205,9 @@ def test_compare_feature_sets_mistakes():
         return out
 
     result = check_compare_feature_sets(train_only_transform)
-    assert result.status == "wrong" and ("test documents" in result.message or "transformed" in result.message), \
+    assert result.status == "wrong" and ("test documents" in result.message or "transformed" in result.message), (
         result.message
+    )
     _assert_wrong(check_compare_feature_sets(swapped), "pred_a")
     _assert_wrong(check_compare_feature_sets(missing_key), "p_value")
 
@@ -221,7 +243,7 @@ def test_approximate_randomization_mistakes():
         hits = 0
         for _ in range(n_samples):
             perm = g.permutation(pooled)
-            hits += perm[: len(gold)].mean() - perm[len(gold):].mean() >= observed
+            hits += perm[: len(gold)].mean() - perm[len(gold) :].mean() >= observed
         return hits / n_samples
 
     _assert_wrong(check_approximate_randomization(swapped), "B is better than A")

@@ -35,8 +35,10 @@ def test_min_count_and_empty_documents():
 
 
 def test_negation_follows_the_lecture_notes_example():
-    assert " ".join(mark_negation(["didn't", "like", "this", "movie", ",", "but", "I"])) == \
-        "didn't NOT_like NOT_this NOT_movie , but I"
+    assert (
+        " ".join(mark_negation(["didn't", "like", "this", "movie", ",", "but", "I"]))
+        == "didn't NOT_like NOT_this NOT_movie , but I"
+    )
     # the scope ends at punctuation; "never" and "no" open a scope; a negator inside stays marked
     assert mark_negation(["never", "boring", ".", "fun"]) == ["never", "NOT_boring", ".", "fun"]
     assert mark_negation(["no", ",", "not", "really"]) == ["no", ",", "not", "NOT_really"]

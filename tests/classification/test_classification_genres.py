@@ -10,7 +10,7 @@ from nlp_helpers.classification.genres import (
     genre_passages,
     genre_split,
 )
-from nlp_helpers.data import shakespeare_plays
+from nlp_helpers.data.corpora import shakespeare_plays
 from nlp_helpers.data.splits import shakespeare_sentences
 
 

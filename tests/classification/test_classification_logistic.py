@@ -84,16 +84,19 @@ def test_l1_logistic_regression_equals_sklearn_saga(data):
     ours = LogisticRegression(l1=l1, tol=1e-12, max_iter=50000).fit(X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        ref = SkLogisticRegression(C=1 / (l1 * len(y)), l1_ratio=1.0, solver="saga", tol=1e-12,
-                                   max_iter=100000).fit(X, y)
+        ref = SkLogisticRegression(C=1 / (l1 * len(y)), l1_ratio=1.0, solver="saga", tol=1e-12, max_iter=100000).fit(
+            X, y
+        )
     np.testing.assert_allclose(ours.coef_, ref.coef_[0], atol=1e-5)
     assert np.sum(ours.coef_ == 0) == np.sum(np.abs(ref.coef_) < 1e-8) >= 1  # L1 zeroes weights exactly
 
 
 def test_plain_gradient_descent_loss_decreases(data):
     X, y, _ = data
-    losses = [LogisticRegression(l2=0.01, step=0.2, accelerated=False, max_iter=k, tol=0).fit(X, y).loss(X, y)
-              for k in (1, 5, 20, 100)]
+    losses = [
+        LogisticRegression(l2=0.01, step=0.2, accelerated=False, max_iter=k, tol=0).fit(X, y).loss(X, y)
+        for k in (1, 5, 20, 100)
+    ]
     assert all(a > b for a, b in pairwise(losses))
 
 

@@ -12,8 +12,13 @@ from sklearn.naive_bayes import MultinomialNB
 from nlp_helpers.classification.naive_bayes import NaiveBayes
 from nlp_helpers.data.polarity import polarity_split
 
-TOY = [("-", "just plain boring"), ("-", "entirely predictable and lacks energy"),
-       ("-", "no surprises and very few laughs"), ("+", "very powerful"), ("+", "the most fun film of the summer")]
+TOY = [
+    ("-", "just plain boring"),
+    ("-", "entirely predictable and lacks energy"),
+    ("-", "no surprises and very few laughs"),
+    ("+", "very powerful"),
+    ("+", "the most fun film of the summer"),
+]
 
 
 @pytest.fixture(scope="module")
@@ -61,13 +66,15 @@ def test_equals_sklearn_multinomialnb_on_polarity(alpha, binary):
     parts = polarity_split()
     train, test = parts["train"].iloc[:3000], parts["test"].iloc[:800]
     nb = NaiveBayes(alpha=alpha, binary=binary).fit([t.split() for t in train["text"]], train["label"])
-    vec = CountVectorizer(tokenizer=str.split, lowercase=False, token_pattern=None, binary=binary,
-                          vocabulary=nb.vocabulary_)
+    vec = CountVectorizer(
+        tokenizer=str.split, lowercase=False, token_pattern=None, binary=binary, vocabulary=nb.vocabulary_
+    )
     ref = MultinomialNB(alpha=alpha).fit(vec.transform(train["text"]), train["label"])
     test_docs = [t.split() for t in test["text"]]
     # tolerance: both compute the same float64 formulas in a different order
-    np.testing.assert_allclose(nb.predict_log_proba(test_docs), ref.predict_log_proba(vec.transform(test["text"])),
-                               rtol=0, atol=1e-10)
+    np.testing.assert_allclose(
+        nb.predict_log_proba(test_docs), ref.predict_log_proba(vec.transform(test["text"])), rtol=0, atol=1e-10
+    )
     np.testing.assert_array_equal(nb.predict(test_docs), ref.predict(vec.transform(test["text"])))
     np.testing.assert_allclose(nb.feature_log_prob_, ref.feature_log_prob_, atol=1e-12)
     np.testing.assert_allclose(nb.class_log_prior_, ref.class_log_prior_, atol=1e-12)

@@ -32,8 +32,9 @@ def systems():
 def test_equals_an_independent_loop(systems):
     gold, a, b = systems
     for seed in (0, 1):
-        assert paired_bootstrap(gold, a, b, n_samples=1200, rng=np.random.default_rng(seed)) == \
-            _loop_p(gold, a, b, 1200, np.random.default_rng(seed))
+        assert paired_bootstrap(gold, a, b, n_samples=1200, rng=np.random.default_rng(seed)) == _loop_p(
+            gold, a, b, 1200, np.random.default_rng(seed)
+        )
 
 
 def test_ten_item_example():
@@ -43,8 +44,9 @@ def test_ten_item_example():
     observed, deltas = bootstrap_deltas(gold, a, b, n_samples=5000, rng=np.random.default_rng(3))
     assert abs(observed - 0.2) < 1e-12
     assert abs(deltas.mean() - 0.2) < 0.01  # the bootstrap distribution is centred on delta(x), not on 0
-    assert paired_bootstrap(gold, a, b, n_samples=5000, rng=np.random.default_rng(3)) == \
-        _loop_p(gold, a, b, 5000, np.random.default_rng(3))
+    assert paired_bootstrap(gold, a, b, n_samples=5000, rng=np.random.default_rng(3)) == _loop_p(
+        gold, a, b, 5000, np.random.default_rng(3)
+    )
 
 
 def test_p_value_behaves(systems):

@@ -14,8 +14,14 @@ from nlp_helpers.feedforward.activations import (
     softmax,
 )
 
-TORCH = {"sigmoid": torch.sigmoid, "tanh": torch.tanh, "relu": torch.relu, "leaky_relu": F.leaky_relu,
-         "elu": F.elu, "selu": torch.selu}
+TORCH = {
+    "sigmoid": torch.sigmoid,
+    "tanh": torch.tanh,
+    "relu": torch.relu,
+    "leaky_relu": F.leaky_relu,
+    "elu": F.elu,
+    "selu": torch.selu,
+}
 Z = np.concatenate([np.linspace(-12, 12, 97) + 0.0137, [-800.0, 800.0]])  # no exact 0 (kink)
 
 

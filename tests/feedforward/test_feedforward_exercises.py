@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from exercise_helpers import stub
 
-from nlp_helpers.exercises import STRICT_ENV
+from nlp_helpers.exercises.checker import STRICT_ENV
 from nlp_helpers.feedforward.exercises import (
     check_binary_cross_entropy,
     check_inverted_dropout,
     check_layer_norm_backward,
     check_tanh_via_sigmoid,
 )
+from tests.exercise_helpers import stub
 
 
 @pytest.fixture(autouse=True)

@@ -25,8 +25,14 @@ from nlp_helpers.feedforward.xor import (
     xor_network,
 )
 
-TORCH_ACT = {"sigmoid": torch.nn.Sigmoid(), "tanh": torch.nn.Tanh(), "relu": torch.nn.ReLU(),
-             "leaky_relu": torch.nn.LeakyReLU(), "elu": torch.nn.ELU(), "selu": torch.nn.SELU()}
+TORCH_ACT = {
+    "sigmoid": torch.nn.Sigmoid(),
+    "tanh": torch.nn.Tanh(),
+    "relu": torch.nn.ReLU(),
+    "leaky_relu": torch.nn.LeakyReLU(),
+    "elu": torch.nn.ELU(),
+    "selu": torch.nn.SELU(),
+}
 
 
 def _torch_net(params, activation, dtype=torch.float64):
@@ -34,8 +40,10 @@ def _torch_net(params, activation, dtype=torch.float64):
     K = params["U"].shape[0]
     net = torch.nn.Sequential(torch.nn.Linear(n, H), TORCH_ACT[activation], torch.nn.Linear(H, K)).to(dtype)
     with torch.no_grad():
-        net[0].weight.copy_(torch.tensor(params["W"])); net[0].bias.copy_(torch.tensor(params["b"]))
-        net[2].weight.copy_(torch.tensor(params["U"])); net[2].bias.copy_(torch.tensor(params["c"]))
+        net[0].weight.copy_(torch.tensor(params["W"]))
+        net[0].bias.copy_(torch.tensor(params["b"]))
+        net[2].weight.copy_(torch.tensor(params["U"]))
+        net[2].bias.copy_(torch.tensor(params["c"]))
     return net
 
 

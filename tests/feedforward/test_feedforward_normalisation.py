@@ -29,9 +29,11 @@ def test_layer_norm_float32_relative_1e4():
 def test_batch_norm_matches_batchnorm1d_in_training_mode():
     bn = torch.nn.BatchNorm1d(5, dtype=torch.float64).train()
     with torch.no_grad():
-        bn.weight.copy_(torch.arange(1.0, 6.0)); bn.bias.fill_(0.5)
-    np.testing.assert_allclose(batch_norm(X, np.arange(1.0, 6.0), np.full(5, 0.5)),
-                               bn(torch.tensor(X)).detach().numpy(), rtol=1e-10)
+        bn.weight.copy_(torch.arange(1.0, 6.0))
+        bn.bias.fill_(0.5)
+    np.testing.assert_allclose(
+        batch_norm(X, np.arange(1.0, 6.0), np.full(5, 0.5)), bn(torch.tensor(X)).detach().numpy(), rtol=1e-10
+    )
 
 
 def test_dropout_mask_expectation_and_eval_mode():

@@ -15,24 +15,52 @@ from nlp_helpers.feedforward.window_lm import (
     train_window_lm,
     window_examples,
 )
-from nlp_helpers.ngram import NGramLM
+from nlp_helpers.ngram.models import NGramLM
 
-SHARED = ["the {} sleeps on the mat", "i feed the {} every day", "my {} is hungry", "the {} eats its dinner",
-          "i love my {}", "the {} runs in the garden", "where is the {} ?"]
-PETS = [s.format(a).split() for s in SHARED for a in ("cat", "dog")] + [s.split() for s in [
-    "i have to make sure that the cat gets fed", "the car gets washed on sunday", "the man gets paid on friday",
-    "the letter gets sent today", "i drive the car to work", "the man reads the letter", "i wash the car",
-    "the man works all day"]]
+SHARED = [
+    "the {} sleeps on the mat",
+    "i feed the {} every day",
+    "my {} is hungry",
+    "the {} eats its dinner",
+    "i love my {}",
+    "the {} runs in the garden",
+    "where is the {} ?",
+]
+PETS = [s.format(a).split() for s in SHARED for a in ("cat", "dog")] + [
+    s.split()
+    for s in [
+        "i have to make sure that the cat gets fed",
+        "the car gets washed on sunday",
+        "the man gets paid on friday",
+        "the letter gets sent today",
+        "i drive the car to work",
+        "the man reads the letter",
+        "i wash the car",
+        "the man works all day",
+    ]
+]
 VOCAB = lm_vocabulary(sorted({w for s in PETS for w in s}))
 IDS = {w: i for i, w in enumerate(VOCAB)}
 
 
 def test_forward_equals_equivalent_torch_sequential():
     lm = WindowLM(len(VOCAB), k=3, dim=8, hidden=12, seed=0)
-    ref = torch.nn.Sequential(torch.nn.Embedding(len(VOCAB), 8), torch.nn.Flatten(), torch.nn.Linear(24, 12),
-                              torch.nn.Tanh(), torch.nn.Linear(12, len(VOCAB)))
-    ref.load_state_dict({"0.weight": lm.embed.weight, "2.weight": lm.hid.weight, "2.bias": lm.hid.bias,
-                         "4.weight": lm.out.weight, "4.bias": lm.out.bias})
+    ref = torch.nn.Sequential(
+        torch.nn.Embedding(len(VOCAB), 8),
+        torch.nn.Flatten(),
+        torch.nn.Linear(24, 12),
+        torch.nn.Tanh(),
+        torch.nn.Linear(12, len(VOCAB)),
+    )
+    ref.load_state_dict(
+        {
+            "0.weight": lm.embed.weight,
+            "2.weight": lm.hid.weight,
+            "2.bias": lm.hid.bias,
+            "4.weight": lm.out.weight,
+            "4.bias": lm.out.bias,
+        }
+    )
     ctx = torch.randint(len(VOCAB), (5, 3), generator=torch.Generator().manual_seed(0))
     torch.testing.assert_close(lm(ctx), ref(ctx), rtol=1e-4, atol=1e-6)
     # W [e1; e2; e3] = W1 e1 + W2 e2 + W3 e3 (the lecture notes' form)

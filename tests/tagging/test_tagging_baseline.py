@@ -12,14 +12,21 @@ from nlp_helpers.tagging.baseline import (
     tag_accuracy,
 )
 
-TINY = [[("I", "PRON"), ("saw", "VERB"), ("a", "DET"), ("saw", "NOUN")],
-        [("the", "DET"), ("saw", "NOUN")], [("I", "PRON"), ("run", "VERB")]]
+TINY = [
+    [("I", "PRON"), ("saw", "VERB"), ("a", "DET"), ("saw", "NOUN")],
+    [("the", "DET"), ("saw", "NOUN")],
+    [("I", "PRON"), ("run", "VERB")],
+]
 
 
 def test_ambiguity_stats_by_hand():
     # types: I, saw, a, the, run -> only "saw" has two tags; its 3 tokens of 8
-    assert ambiguity_stats(TINY) == {"n_types": 5, "n_tokens": 8, "ambiguous_type_share": 1 / 5,
-                                     "ambiguous_token_share": 3 / 8}
+    assert ambiguity_stats(TINY) == {
+        "n_types": 5,
+        "n_tokens": 8,
+        "ambiguous_type_share": 1 / 5,
+        "ambiguous_token_share": 3 / 8,
+    }
 
 
 def test_tag_accuracy_by_hand_and_bad_input():

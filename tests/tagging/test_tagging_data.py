@@ -23,8 +23,7 @@ FILES = Path(ud.__file__).parent / "files"
 
 def _ud_sizes() -> dict[str, tuple[int, int]]:
     """'Sizes: train 12,544 sentences / 204,577 tokens; dev 2,001 / 25,147; ...' from SOURCE.md."""
-    line = next(x for x in (FILES / "ud-english-ewt" / "SOURCE.md").read_text().splitlines()
-                if x.startswith("Sizes:"))
+    line = next(x for x in (FILES / "ud-english-ewt" / "SOURCE.md").read_text().splitlines() if x.startswith("Sizes:"))
     found = re.findall(r"(train|dev|test) ([\d,]+)(?: sentences)? / ([\d,]+)", line)
     return {s: (int(a.replace(",", "")), int(b.replace(",", ""))) for s, a, b in found}
 

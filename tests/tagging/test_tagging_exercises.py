@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nlp_helpers.exercises import STRICT_ENV
+from nlp_helpers.exercises.checker import STRICT_ENV
 from nlp_helpers.tagging import exercises as ex
 from nlp_helpers.tagging.crf import crf_log_partition
 from nlp_helpers.tagging.features import word_shape
@@ -56,9 +56,11 @@ def test_reference_answers_pass_and_stub_is_not_yet(name):
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
-@pytest.mark.parametrize("answer", [lambda *a: None, lambda *a: float("nan"), lambda *a: "text",
-                                    lambda *a: [], "not a function", None],
-                         ids=["returns-None", "returns-NaN", "returns-str", "returns-empty", "str", "None"])
+@pytest.mark.parametrize(
+    "answer",
+    [lambda *a: None, lambda *a: float("nan"), lambda *a: "text", lambda *a: [], "not a function", None],
+    ids=["returns-None", "returns-NaN", "returns-str", "returns-empty", "str", "None"],
+)
 def test_unusable_answers_are_wrong_not_a_crash(name, answer):
     assert getattr(ex, name)(answer).status == "wrong"
 
@@ -78,6 +80,7 @@ def test_typical_mistakes_get_specific_hints():
             if t.startswith("B-"):
                 cur = (t[2:], i)
         return spans
+
     r = ex.check_bio_spans(forgets_last)
     assert r.status == "wrong" and "end" in r.message
     r = ex.check_bio_spans(lambda tags: [(k, s, e - 1) for k, s, e in tag_spans(tags)])
@@ -91,6 +94,7 @@ def test_typical_mistakes_get_specific_hints():
     def no_reverse(s, tr, em):
         path, score = viterbi(s, tr, em)
         return path[::-1], score
+
     r = ex.check_viterbi(no_reverse)
     assert r.status == "wrong" and "reverse" in r.message
     r = ex.check_viterbi(lambda s, tr, em: (list(np.argmax(em, axis=1)), float(em.max(axis=1).sum())))
@@ -104,6 +108,7 @@ def test_typical_mistakes_get_specific_hints():
         for t in range(1, len(em)):
             alpha = (alpha[:, None] * np.exp(tr)).sum(0) * np.exp(em[t])
         return float(np.log(alpha.sum()))
+
     with np.errstate(over="ignore", invalid="ignore"):
         r = ex.check_crf_forward(naive)
     assert r.status == "wrong" and "overflow" in r.message

@@ -38,9 +38,15 @@ def test_bigram_tagger_equals_brute_force():
     K = len(hmm.tags)
     for words in (["I", "like", "it"], ["The", "zorp", "ran", "home"]):
         em = hmm.emission_scores(words)
-        best = max(itertools.product(range(K), repeat=len(words)), key=lambda p: (
-            hmm.log_start[p[0]] + em[0, p[0]] + hmm.log_end[p[-1]]
-            + sum(hmm.log_trans[a, b] + em[t + 1, b] for t, (a, b) in enumerate(itertools.pairwise(p)))))
+        best = max(
+            itertools.product(range(K), repeat=len(words)),
+            key=lambda p: (
+                hmm.log_start[p[0]]
+                + em[0, p[0]]
+                + hmm.log_end[p[-1]]
+                + sum(hmm.log_trans[a, b] + em[t + 1, b] for t, (a, b) in enumerate(itertools.pairwise(p)))
+            ),
+        )
         assert hmm.tag(words) == [hmm.tags[k] for k in best]
 
 
@@ -55,7 +61,8 @@ def test_trigram_tagger_equals_brute_force():
         def score(p, em=em):
             hist = [K, K, *p, K]  # START START tags END
             return sum(em[t, y] for t, y in enumerate(p)) + sum(
-                L[hist[i], hist[i + 1], hist[i + 2]] for i in range(len(p) + 1))
+                L[hist[i], hist[i + 1], hist[i + 2]] for i in range(len(p) + 1)
+            )
 
         best = max(itertools.product(range(K), repeat=len(words)), key=score)
         assert hmm.tag(words) == [hmm.tags[k] for k in best]

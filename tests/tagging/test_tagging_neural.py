@@ -10,19 +10,24 @@ from nlp_helpers.tagging.bilstm import BiLSTMTagger
 from nlp_helpers.tagging.crf_tagger import FeatureCRFTagger
 from nlp_helpers.tagging.training import TorchTagger
 
-NER = [[("John", "B-PER"), ("Smith", "I-PER"), ("lives", "O"), ("in", "O"), ("Paris", "B-LOC")],
-       [("Mary", "B-PER"), ("visited", "O"), ("New", "B-LOC"), ("York", "I-LOC")],
-       [("the", "O"), ("cat", "O"), ("sat", "O")],
-       [("Acme", "B-ORG"), ("Corp", "I-ORG"), ("hired", "O"), ("John", "B-PER")]] * 4
+NER = [
+    [("John", "B-PER"), ("Smith", "I-PER"), ("lives", "O"), ("in", "O"), ("Paris", "B-LOC")],
+    [("Mary", "B-PER"), ("visited", "O"), ("New", "B-LOC"), ("York", "I-LOC")],
+    [("the", "O"), ("cat", "O"), ("sat", "O")],
+    [("Acme", "B-ORG"), ("Corp", "I-ORG"), ("hired", "O"), ("John", "B-PER")],
+] * 4
 
 
-@pytest.mark.parametrize("make", [
-    lambda: FeatureCRFTagger(epochs=15, lr=0.1, batch_size=4, seed=0),
-    lambda: FeatureCRFTagger(crf=False, epochs=15, lr=0.1, batch_size=4, seed=0),
-    lambda: BiLSTMTagger(word_dim=16, hidden=16, min_count=1, epochs=25, lr=0.05, batch_size=4, seed=0),
-    lambda: BiLSTMTagger(word_dim=16, hidden=16, min_count=1, crf=False, epochs=25, lr=0.05, batch_size=4,
-                         seed=0),
-], ids=["feature-crf", "feature-softmax", "bilstm-crf", "bilstm-softmax"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: FeatureCRFTagger(epochs=15, lr=0.1, batch_size=4, seed=0),
+        lambda: FeatureCRFTagger(crf=False, epochs=15, lr=0.1, batch_size=4, seed=0),
+        lambda: BiLSTMTagger(word_dim=16, hidden=16, min_count=1, epochs=25, lr=0.05, batch_size=4, seed=0),
+        lambda: BiLSTMTagger(word_dim=16, hidden=16, min_count=1, crf=False, epochs=25, lr=0.05, batch_size=4, seed=0),
+    ],
+    ids=["feature-crf", "feature-softmax", "bilstm-crf", "bilstm-softmax"],
+)
 @pytest.mark.trains
 def test_taggers_learn_a_small_corpus(make):
     torch.set_num_threads(1)

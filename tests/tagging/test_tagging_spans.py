@@ -31,8 +31,11 @@ def test_span_f1_equals_seqeval_on_random_tag_sequences(tagset):
         pred = [[rng.choice(tagset) for _ in sent] for sent in gold]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # seqeval warns when a score is 0/0
-            want = (seqeval_metrics.f1_score(gold, pred), seqeval_metrics.precision_score(gold, pred),
-                    seqeval_metrics.recall_score(gold, pred))
+            want = (
+                seqeval_metrics.f1_score(gold, pred),
+                seqeval_metrics.precision_score(gold, pred),
+                seqeval_metrics.recall_score(gold, pred),
+            )
         got = span_f1(gold, pred)
         assert (got.f1, got.precision, got.recall) == pytest.approx(want, abs=1e-12), (gold, pred)
 
@@ -46,7 +49,9 @@ def test_hand_worked_conlleval_cases():
     assert tag_spans([]) == []
     # gold: [New York]LOC [Jim]PER; pred finds New York, and York alone as a second LOC
     gold = [["B-LOC", "I-LOC", "O", "B-PER"]]
-    pred = [["B-LOC", "I-LOC", "O", "O"], ]
+    pred = [
+        ["B-LOC", "I-LOC", "O", "O"],
+    ]
     s = span_f1(gold, pred)
     assert s == SpanScores(precision=1.0, recall=0.5, f1=2 / 3, n_gold=2, n_pred=1, n_correct=1)
     partial = span_f1([["B-LOC", "I-LOC"]], [["B-LOC", "O"]])  # a boundary error earns nothing

@@ -1,0 +1,13 @@
+"""BERT: the helpers of the chapter ``book/bert.ipynb``.
+
+One concept per module (import from the module itself; this file re-exports nothing):
+
+* ``wordpiece``: WordPiece tokenization exactly as BERT does it.
+* ``minilm``: a real pretrained encoder (all-MiniLM-L6-v2), offline: attention maps, contextual and
+  sentence embeddings, semantic search.
+* ``classifier``: fine-tuning the encoder for sentence classification on a CPU.
+* ``mlm``: masked language modelling and a small masked LM.
+* ``nsp``: next-sentence prediction pairs.
+* ``topics``: BERTopic in miniature, with c-TF-IDF labels.
+* ``exercises``: the checkers of the chapter's exercises.
+"""

@@ -1,0 +1,177 @@
+"""Fine-tuning a BERT encoder for sentence classification, sized for a laptop CPU.
+
+A classifier on top of BERT reads one vector per sentence (the ``[CLS]`` vector or,
+as here and in Sentence-BERT, the mean of the token vectors) and applies a linear
+layer and a softmax: :math:`y = \\mathrm{softmax}(W\\,\\bar h + b)`. *Fine-tuning*
+trains that head together with (some of) the encoder's weights.
+
+Full fine-tuning of all six layers would not fit the book's time budget, so this
+module offers the two cheap ends of the spectrum, with one code path:
+
+* **frozen encoder**: the head alone, on the last layer's mean-pooled vectors
+  (logistic regression trained by gradient descent);
+* **last layer fine-tuned**: a trainable copy of the encoder's top layer plus the
+  head. The frozen lower layers are run once (:func:`encoder_features`) and their
+  output is cached, so each training step costs one layer, not six.
+
+Left out: token-level heads (sequence labelling) and pair inputs; both use the same
+pieces (``nlp_helpers.bert.minilm`` shows ``[CLS] A [SEP] B [SEP]`` encoding).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+
+import numpy as np
+import torch
+from torch import nn
+
+from nlp_helpers._checks import check_float, check_int, check_type
+from nlp_helpers.bert.minilm import check_texts, encoder_batches, load_minilm
+from nlp_helpers.display import hide_progress
+from nlp_helpers.seeds import manual_seed, torch_generator
+
+__all__ = ["encoder_features", "run_bert_layer", "SentenceClassifier", "train_classifier", "predict"]
+
+
+@torch.no_grad()
+def encoder_features(texts: Sequence[str], *, max_length: int = 64, batch_size: int = 32) -> dict[str, torch.Tensor]:
+    """Run MiniLM once on ``texts``: ``penultimate`` and ``last`` hidden states (B, T, d_model), ``attention_mask`` (B, T).
+
+    Rows are in the order of ``texts``, right-padded with zeros (mask 0) to the longest text.
+    """
+    texts = check_texts("texts", texts)
+    _, model = load_minilm()
+    batches = list(encoder_batches(texts, max_length=max_length, batch_size=batch_size, all_layers=True))
+    T = max(enc["input_ids"].shape[1] for _, enc, _ in batches)
+    d = model.config.hidden_size
+    feats = {
+        "penultimate": torch.zeros(len(texts), T, d),
+        "last": torch.zeros(len(texts), T, d),
+        "attention_mask": torch.zeros(len(texts), T, dtype=torch.long),
+    }
+    for idx, enc, out in batches:
+        t, rows = enc["input_ids"].shape[1], torch.as_tensor(idx)
+        real = enc["attention_mask"][..., None]  # the model also computes vectors at padding: zero them
+        feats["penultimate"][rows, :t] = out.hidden_states[-2] * real
+        feats["last"][rows, :t] = out.last_hidden_state * real
+        feats["attention_mask"][rows, :t] = enc["attention_mask"]
+    return feats
+
+
+def run_bert_layer(layer: nn.Module, hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+    """Apply one ``BertLayer`` to hidden states (B, T, d_model), ignoring padded keys (mask 0)."""
+    check_type("layer", layer, nn.Module)
+    _check_batch(hidden, attention_mask)
+    # BERT adds a large negative number to the scores of padded keys before the softmax.
+    additive = (1.0 - attention_mask[:, None, None, :].to(hidden.dtype)) * torch.finfo(hidden.dtype).min
+    out = layer(hidden, attention_mask=additive)
+    return out[0] if isinstance(out, tuple) else out
+
+
+def _check_batch(hidden: torch.Tensor, attention_mask: torch.Tensor, d_model: int | None = None) -> None:
+    check_type("hidden", hidden, torch.Tensor)
+    check_type("attention_mask", attention_mask, torch.Tensor)
+    if hidden.ndim != 3 or attention_mask.shape != hidden.shape[:2]:
+        raise ValueError(
+            f"hidden must be (B, T, d) and attention_mask (B, T); got {tuple(hidden.shape)}, "
+            f"{tuple(attention_mask.shape)}"
+        )
+    if d_model is not None and hidden.shape[-1] != d_model:
+        raise ValueError(f"hidden must have d_model = {d_model} features in its last axis, got {hidden.shape[-1]}")
+
+
+class SentenceClassifier(nn.Module):
+    """Mean pooling + linear head (B, T, d_model) -> logits (B, n_classes), optionally after a trainable top layer."""
+
+    def __init__(self, d_model: int, n_classes: int, top_layer: nn.Module | None = None) -> None:
+        super().__init__()
+        d_model = check_int("d_model", d_model, minimum=1)
+        n_classes = check_int("n_classes", n_classes, minimum=2)
+        # A copy: training it must not change the pretrained model that other cells use.
+        self.top_layer = None if top_layer is None else copy.deepcopy(top_layer)
+        self.head = nn.Linear(d_model, n_classes)
+
+    def forward(self, hidden: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
+        _check_batch(hidden, attention_mask, self.head.in_features)
+        if self.top_layer is not None:
+            hidden = run_bert_layer(self.top_layer, hidden, attention_mask)
+        m = attention_mask.to(hidden.dtype)[..., None]  # (B, T, 1)
+        pooled = (hidden * m).sum(1) / m.sum(1).clamp(min=1.0)  # (B, d_model)
+        return self.head(pooled)
+
+
+def train_classifier(
+    model: SentenceClassifier,
+    hidden: torch.Tensor,
+    attention_mask: torch.Tensor,
+    labels: np.ndarray,
+    *,
+    epochs: int = 5,
+    batch_size: int = 16,
+    lr: float = 1e-2,
+    layer_lr: float = 1e-4,
+    seed: int = 0,
+    progress: bool = True,
+) -> list[float]:
+    """Train with AdamW and cross-entropy on mini-batches; return the loss of every step.
+
+    The head learns with ``lr``; the top layer (if any) with the smaller ``layer_lr``, as
+    pretrained weights need only a nudge. Each batch is cut to its longest sentence.
+    """
+    from tqdm.auto import tqdm
+
+    _check_batch(hidden, attention_mask, model.head.in_features)
+    labels = np.asarray(labels)
+    if labels.size == 0:
+        raise ValueError("labels must not be empty: there is nothing to train on")
+    if labels.dtype.kind not in "iu":
+        raise TypeError(f"labels must be integer class indices, got dtype {labels.dtype}")
+    y = torch.as_tensor(labels, dtype=torch.long)
+    if y.ndim != 1 or len(y) != len(hidden) or len(hidden) != len(attention_mask):
+        raise ValueError(
+            f"labels ({tuple(y.shape)}), hidden ({len(hidden)}) and attention_mask "
+            f"({len(attention_mask)}) must describe the same number of sentences"
+        )
+    n_classes = model.head.out_features
+    if y.min() < 0 or y.max() >= n_classes:
+        raise ValueError(
+            f"labels must be class indices in [0, {n_classes}), got values in [{int(y.min())}, {int(y.max())}]"
+        )
+    epochs = check_int("epochs", epochs, minimum=1)
+    batch_size = check_int("batch_size", batch_size, minimum=1)
+    groups = [{"params": model.head.parameters(), "lr": check_float("lr", lr, minimum=0.0, min_inclusive=False)}]
+    if model.top_layer is not None:
+        groups.append(
+            {
+                "params": model.top_layer.parameters(),
+                "lr": check_float("layer_lr", layer_lr, minimum=0.0, min_inclusive=False),
+            }
+        )
+    opt = torch.optim.AdamW(groups, weight_decay=0.01)
+    seed = check_int("seed", seed, minimum=0)
+    gen = torch_generator(seed)
+    manual_seed(seed)  # dropout inside the top layer
+    losses = []
+    model.train()
+    bar = tqdm(total=epochs * -(-len(y) // batch_size), desc="fine-tuning", disable=not progress or hide_progress())
+    for _ in range(epochs):
+        for idx in torch.randperm(len(y), generator=gen).split(batch_size):
+            T = int(attention_mask[idx].sum(1).max())  # right padding: columns past T are all padding
+            loss = nn.functional.cross_entropy(model(hidden[idx, :T], attention_mask[idx, :T]), y[idx])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+            bar.update()
+    bar.close()
+    model.eval()
+    return losses
+
+
+@torch.no_grad()
+def predict(model: SentenceClassifier, hidden: torch.Tensor, attention_mask: torch.Tensor) -> np.ndarray:
+    """Predicted class index of every sentence, shape (B,)."""
+    model.eval()
+    return model(hidden, attention_mask).argmax(-1).numpy()

@@ -1,0 +1,11 @@
+"""RNNs, GRUs and LSTMs: the helpers of the chapter ``book/rnn.ipynb``.
+
+One concept per module (import from the module itself; this file re-exports nothing):
+
+* ``cells``: Elman, GRU and LSTM cells written from their equations, loaded from and checked against PyTorch.
+* ``gradients``: backpropagation through time: gradient norms over distance, and clipping.
+* ``classify``: sequence classification with a recurrent encoder: last state vs mean/max pooling.
+* ``charlm``: a character-level LSTM language model with tied embeddings.
+* ``seq2seq``: encoder-decoder GRUs with optional dot-product attention on a synthetic task.
+* ``exercises``: the checkers of the chapter's exercises.
+"""

@@ -1,0 +1,10 @@
+"""TF-IDF and vector semantics: the helpers of the chapter ``book/tfidf.ipynb``.
+
+One concept per module (import from the module itself; this file re-exports nothing):
+
+* ``bag_of_words``: tokenizing a corpus, a top-(n-1) vocabulary plus UNK, bag-of-words and one-hot vectors.
+* ``similarity``: cosine similarity of sparse or dense vectors and its correlation with human judgements.
+* ``weighting``: count matrices, term frequency, inverse document frequency, the ``TfIdf`` vectorizer.
+* ``cooccurrence``: term-term co-occurrence counts, PMI and PPMI, nearest neighbours, truncated SVD (LSA).
+* ``exercises``: the checkers of the chapter's exercises.
+"""

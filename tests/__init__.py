@@ -1,0 +1,1 @@
+"""The test suite: ``tests/<slug>/`` holds each chapter's tests, the files here the shared ones."""

@@ -1,0 +1,126 @@
+"""Tests of nlp_helpers.sampling.generate: the generation loop (vs transformers' generate) and the diversity measures."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+from nlp_helpers.sampling import generate as G
+
+
+@pytest.fixture(scope="module")
+def smollm2():
+    from nlp_helpers.sampling.llm import load_smollm2
+
+    return load_smollm2(verbose=False)
+
+
+# ---------------------------------------------------------------- quality and diversity
+def test_distinct_n_hand_worked():
+    seqs = [["the", "cat", "sat"], ["the", "cat", "ran"]]
+    assert G.distinct_n(seqs, 1) == pytest.approx(4 / 6)  # the, cat, sat, ran
+    assert G.distinct_n(seqs, 2) == pytest.approx(3 / 4)  # (the cat) twice, (cat sat), (cat ran)
+    assert G.distinct_n([[1, 2, 3], [4]], 2) == 1.0  # the short sequence adds nothing
+    with pytest.raises(ValueError, match="no 3-gram"):
+        G.distinct_n([[1, 2]], 3)
+    with pytest.raises(ValueError, match="sequences must not be empty"):
+        G.distinct_n([], 1)
+
+
+def test_repetition_rate_hand_worked():
+    assert G.repetition_rate([["a", "b", "a", "b", "a", "b"]], n=2) == pytest.approx(1 - 2 / 5)
+    assert G.repetition_rate([[1, 2, 3, 4, 5]], n=2) == 0.0
+    assert G.repetition_rate([[1, 1, 1, 1], [1, 2, 3, 4]], n=1) == pytest.approx((0.75 + 0.0) / 2)
+
+
+# ---------------------------------------------------------------------------- generation
+class CountingModel(torch.nn.Module):
+    """A fake LM over V=5 tokens whose next token is (last + 1) mod 5 with high probability."""
+
+    block_size = 8
+
+    def forward(self, ids):
+        logits = torch.full((*ids.shape, 5), -4.0)
+        logits.scatter_(2, ((ids + 1) % 5).unsqueeze(-1), 4.0)
+        return logits
+
+
+class DigitTokenizer:
+    def encode(self, text):
+        return [int(c) for c in text]
+
+    def decode(self, ids):
+        return "".join(str(i) for i in ids)
+
+
+def test_generate_greedy_follows_the_model_and_reports_log_probs():
+    g = G.generate(CountingModel(), DigitTokenizer(), "012", 6, temperature=0)
+    assert g.texts == ["340123"]
+    logp = math.log(math.exp(4) / (math.exp(4) + 4 * math.exp(-4)))  # hand-worked softmax
+    np.testing.assert_allclose(g.log_probs, logp, rtol=1e-9)
+
+
+@pytest.mark.trains
+def test_generate_many_is_reproducible_and_keeps_settings_apart():
+    settings_ = [{"temperature": 0}, {"temperature": 3.0}]
+    a = G.generate_many(CountingModel(), DigitTokenizer(), "0", settings_, 20, num_samples=4, seed=3)
+    b = G.generate_many(CountingModel(), DigitTokenizer(), "0", settings_, 20, num_samples=4, seed=3)
+    for ga, gb in zip(a, b):
+        np.testing.assert_array_equal(ga.token_ids, gb.token_ids)
+    assert a[0].token_ids.shape == (4, 20)
+    assert len(set(a[0].texts)) == 1  # greedy: every sample identical
+    assert len(set(a[1].texts)) == 4  # hot sampling: all different
+    assert a[0].mean_log_prob > a[1].mean_log_prob
+
+
+def test_generate_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="unknown strategy"):
+        G.generate(CountingModel(), DigitTokenizer(), "0", 3, topk=3)
+    with pytest.raises(ValueError, match="top_p"):
+        G.generate(CountingModel(), DigitTokenizer(), "0", 3, top_p=2.0)
+    with pytest.raises(ValueError, match="max_new_tokens"):
+        G.generate(CountingModel(), DigitTokenizer(), "0", 0)
+    with pytest.raises(ValueError, match="prompt"):
+        G.generate(CountingModel(), DigitTokenizer(), "", 3)
+
+
+@pytest.mark.trains
+@pytest.mark.slow
+def test_greedy_generation_on_smollm2_equals_transformers_generate(smollm2):
+    model, tok = smollm2
+    prompt = "The capital of France is"
+    ours = G.generate(model, tok, prompt, 12, temperature=0)
+    ids = tok(prompt, return_tensors="pt", add_special_tokens=False)["input_ids"]
+    with torch.no_grad():
+        ref = model.generate(ids, max_new_tokens=12, do_sample=False, min_new_tokens=12, pad_token_id=tok.eos_token_id)
+    np.testing.assert_array_equal(ours.token_ids[0], ref[0, ids.shape[1] :].numpy())
+    # The reported log-probabilities equal teacher forcing on the finished text (one forward pass).
+    full = torch.cat([ids, torch.from_numpy(ours.token_ids)], dim=1)
+    with torch.no_grad():
+        lp = torch.log_softmax(model(full).logits[0, ids.shape[1] - 1 : -1].double(), -1)
+    np.testing.assert_allclose(ours.log_probs[0], lp[torch.arange(12), full[0, ids.shape[1] :]].numpy(), atol=2e-4)
+
+
+@pytest.mark.trains
+@pytest.mark.slow
+def test_greedy_with_repetition_penalty_equals_transformers_generate(smollm2):
+    """The penalty is applied to prompt and generated tokens alike, as transformers does."""
+    model, tok = smollm2
+    prompt = "Once upon a time, there was a little"
+    ours = G.generate(model, tok, prompt, 16, temperature=0, repetition_penalty=1.3)
+    plain = G.generate(model, tok, prompt, 16, temperature=0)
+    ids = tok(prompt, return_tensors="pt", add_special_tokens=False)["input_ids"]
+    with torch.no_grad():
+        ref = model.generate(
+            ids,
+            max_new_tokens=16,
+            min_new_tokens=16,
+            do_sample=False,
+            repetition_penalty=1.3,
+            pad_token_id=tok.eos_token_id,
+        )
+    np.testing.assert_array_equal(ours.token_ids[0], ref[0, ids.shape[1] :].numpy())
+    assert not np.array_equal(ours.token_ids, plain.token_ids)  # the penalty changed the text

@@ -1,0 +1,1 @@
+"""Housekeeping scripts of the book (run from the repository root as ``python -m tools.<name>``)."""
