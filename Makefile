@@ -60,7 +60,7 @@ _vendor/.stamp: package.json package-lock.json tools/vendor_assets.sh tools/widg
 
 # One-time conversions (e.g. SmolLM2 GGUF -> safetensors cache) so chapters start fast.
 prepare: install
-	@if [ -f nlp_helpers/sampling/llm.py ]; then $(BIN)/python -m nlp_helpers.sampling.llm prepare; fi
+	@if [ -f nlp_helpers/data/smollm2.py ]; then $(BIN)/python -m nlp_helpers.data.smollm2 prepare; fi
 
 serve:
 	cd _build/html && $(BIN)/python -m http.server 8000 --bind 127.0.0.1

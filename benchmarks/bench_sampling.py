@@ -29,9 +29,9 @@ import numpy as np
 import torch
 
 from benchmarks.timing import best_of
+from nlp_helpers.data.smollm2 import load_smollm2  # noqa: E402
 from nlp_helpers.sampling import distributions as S  # noqa: E402
 from nlp_helpers.sampling import generate as G  # noqa: E402
-from nlp_helpers.sampling.llm import load_smollm2  # noqa: E402
 
 REPEATS = 3
 TEXT = (

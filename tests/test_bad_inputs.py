@@ -52,6 +52,7 @@ from nlp_helpers.bert import nsp as NS  # noqa: E402
 from nlp_helpers.bert import topics as TO  # noqa: E402
 from nlp_helpers.bert import wordpiece as WP  # noqa: E402
 from nlp_helpers.data import corpora as D  # noqa: E402
+from nlp_helpers.data import smollm2 as SM2  # noqa: E402
 from nlp_helpers.data import splits as SP  # noqa: E402
 from nlp_helpers.exercises.checker import STRICT_ENV, Checker, CheckResult  # noqa: E402
 from nlp_helpers.ngram import counts as NC  # noqa: E402
@@ -1897,15 +1898,15 @@ def test_segmentation_dictionaries_are_cached_word_sets() -> None:
 
 
 @pytest.mark.skipif(
-    not L.is_prepared(), reason="SmolLM2 is not converted yet (python -m nlp_helpers.sampling.llm prepare)"
+    not SM2.is_prepared(), reason="SmolLM2 is not converted yet (python -m nlp_helpers.data.smollm2 prepare)"
 )
 def test_llm_prepare_and_main_do_nothing_when_the_cache_is_complete(capsys) -> None:
-    assert L.prepare_smollm2(verbose=True) == L.cache_dir()
+    assert SM2.prepare_smollm2(verbose=True) == SM2.cache_dir()
     assert "already converted" in capsys.readouterr().out
-    assert L.main(["prepare"]) == 0
+    assert SM2.main(["prepare"]) == 0
     with pytest.raises(SystemExit):
-        L.main(["convert-everything"])  # argparse rejects an unknown command (exit status 2)
-    assert not L.is_prepared(ROOT / "no-such-folder")
+        SM2.main(["convert-everything"])  # argparse rejects an unknown command (exit status 2)
+    assert not SM2.is_prepared(ROOT / "no-such-folder")
 
 
 def test_heatmap_draws_nan_and_inf_cells_as_text_and_use_book_style_sets_the_palette() -> None:

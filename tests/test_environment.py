@@ -36,7 +36,7 @@ def test_environment_installs_the_package_itself_and_runs_postbuild_steps():
     assert "-e ." in pip
     post = (ROOT / "postBuild").read_text()
     assert "requirements-nodeps.txt" in post and "--no-deps" in post
-    assert "nlp_helpers.sampling.llm prepare" in post
+    assert "nlp_helpers.data.smollm2 prepare" in post
     assert not (ROOT / "binder").exists(), "a binder/ folder would make repo2docker ignore the top-level files"
 
 

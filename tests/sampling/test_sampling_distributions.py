@@ -40,7 +40,7 @@ def random_logits(B=4, V=50, scale=3.0, rng=RNG):
 
 @pytest.fixture(scope="module")
 def smollm2():
-    from nlp_helpers.sampling.llm import load_smollm2
+    from nlp_helpers.data.smollm2 import load_smollm2
 
     return load_smollm2(verbose=False)
 

