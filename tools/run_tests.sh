@@ -56,6 +56,8 @@ echo "configuration A: native kernels ($("$BIN/python" -c 'import torch; print(t
 echo "configuration B: ATEN_CPU_CAPABILITY=default, seed offset $B_OFFSET"
 
 step "1/4 unit tests (offline; A, then the training/sampling tests again under B)"
+echo "style: ruff check and ruff format --check"
+"$BIN/ruff" check . && "$BIN/ruff" format --check .
 offline "${A_ENV[@]}" "$BIN/python" -m pytest tests -m "not browser" -n "$JOBS" -q -p no:cacheprovider
 offline "${B_ENV[@]}" "$BIN/python" -m pytest tests -m "trains and not browser" -n "$JOBS" -q -p no:cacheprovider
 

@@ -14,7 +14,7 @@ import pytest
 from nlp_helpers.attention.positional import positional_encoding
 from nlp_helpers.attention.self_attention import multi_head_attention, softmax
 from nlp_helpers.attention.transformer import AttentionParams, EncoderLayerParams, encoder_layer, layer_norm
-from nlp_helpers.attention.worked_example import labelled, load_worked_example, printed_agreement
+from nlp_helpers.attention.worked_example import WorkedExample, labelled, load_worked_example, printed_agreement
 
 HALF = 0.5 + 1e-6
 
@@ -25,6 +25,7 @@ def ex():
 
 
 def test_the_example_has_the_seeds_shapes_and_tokens(ex):
+    assert isinstance(ex, WorkedExample)
     assert ex.tokens == ("when", "you", "play", "game", "of", "thrones")
     assert ex.vocab_ids == (5, 17, 7, 12, 15, 19)
     assert (ex.d_model, ex.d_k, ex.layer_norm_epsilon) == (6, 4, 1e-4)

