@@ -106,3 +106,38 @@ def test_code_toggles_are_named_by_their_text_and_the_bibliography_is_not_a_list
         book_ext.fix_content_accessibility(toggle.replace("aria-label=", "data-x="), "p.html")
     with pytest.raises(ExtensionError, match="bibtex"):
         book_ext.fix_content_accessibility(refs.replace('role="list" ', 'role="feed" '), "p.html")
+
+
+PDF_MENU = (
+    '<ul class="dropdown-menu"><li><a href="../_sources/book/x.ipynb" class="btn btn-sm btn-download-source-button">'
+    ".ipynb</a></li>\n<li>\n"
+    '<button onclick="window.print()"\n  class="btn btn-sm btn-download-pdf-button dropdown-item"\n  title="Print to PDF">'
+    '<span class="btn__text-container">.pdf</span>\n</button>\n</li></ul>'
+)
+MODE_SCRIPT = '<script>document.documentElement.dataset.mode = localStorage.getItem("mode") || "";</script>'
+
+
+def test_the_pdf_download_goes_and_the_colour_mode_defaults_to_auto():
+    fixed = book_ext.fix_theme_defaults(PDF_MENU + MODE_SCRIPT)
+    assert "btn-download-pdf-button" not in fixed and "print()" not in fixed
+    assert "btn-download-source-button" in fixed  # the .ipynb download stays
+    assert 'localStorage.getItem("mode") || "auto"' in fixed
+    assert book_ext.fix_theme_defaults(fixed) == fixed  # a second build changes nothing
+    with pytest.raises(ExtensionError, match="PDF download markup changed"):
+        book_ext.fix_theme_defaults('<a class="btn-download-pdf-button" href="x.pdf">.pdf</a>')
+    with pytest.raises(ExtensionError, match="colour-mode script changed"):
+        book_ext.fix_theme_defaults('x = localStorage.getItem("mode") || ""')
+
+
+@pytest.mark.parametrize("has_widget", [False, True])
+def test_the_widget_manager_is_loaded_only_by_pages_with_a_widget(has_widget):
+    class Script:
+        def __init__(self, filename):
+            self.filename, self.priority, self.attributes = filename, 500, {}
+
+    files = ["_static/jquery.js", "require.js", "_static/widgets-config.js", "embed-amd.js", "_static/book.js"]
+    body = '<script type="application/vnd.jupyter.widget-view+json">{}</script>' if has_widget else "<p>text</p>"
+    context = {"script_files": [Script(f) for f in files], "body": body}
+    book_ext._clean_scripts(None, "page", "page.html", context, None)
+    kept = [s.filename for s in context["script_files"]]
+    assert kept == (files if has_widget else ["_static/jquery.js", "_static/book.js"])

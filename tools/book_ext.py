@@ -21,6 +21,12 @@ sets ``TQDM_DISABLE=1`` (no training progress bar is baked into a page; readers 
 kernel) and ``NLP_BOOK_BUILD=1`` (exercise checkers tell the reader what to do instead of showing
 their verdict on the hidden solution).
 
+5. Page weight and console: the widget manager (require.js and the ipywidgets embed bundle, ~3.5 MB) is
+loaded only by pages that show a widget; the ".pdf" download (the browser's print dialog on a
+40,000 px page, not a real PDF) is removed from the download menu; and the theme's start-up script,
+which sets the colour mode to "" when the reader never chose one (logging "Got invalid theme mode" on
+every first visit), defaults to "auto".
+
 Every rewrite checks that it found what it rewrites and every page is checked after the build:
 a theme or Sphinx release that changes this markup fails the build with a message naming the page
 and the pattern, instead of silently shipping the bug the rewrite was there to fix. The versions
@@ -52,10 +58,18 @@ _SEARCH_FIXED = re.compile(r'<button class="btn search-button-field[^"]*"(?![^>]
 _THEME_ICON_FIXED = re.compile(r'<i class="theme-switch [^"]*" data-mode="\w+" aria-hidden="true">')
 
 
+# The scripts of the widget manager (configured as nb_ipywidgets_js in _config.yml), needed only on a
+# page that embeds a widget view.
+WIDGET_MANAGER_JS = ("require.js", "widgets-config.js", "embed-amd.js")
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def _clean_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
     scripts = context.get("script_files")
     if not scripts:
         return
+    if WIDGET_VIEW not in context.get("body", ""):
+        scripts = [s for s in scripts if Path(str(getattr(s, "filename", s) or "")).name not in WIDGET_MANAGER_JS]
     seen: set[tuple[str, str]] = set()
     unique = []
     for script in scripts:
@@ -115,6 +129,27 @@ def fix_content_accessibility(html: str, page: str = "page") -> str:
     return html
 
 
+_PDF_ITEM = re.compile(
+    r'<li>\s*<button onclick="window\.print\(\)"\s+class="btn btn-sm btn-download-pdf-button.*?</li>', re.S
+)
+_MODE_DEFAULT = 'document.documentElement.dataset.mode = localStorage.getItem("mode") || "";'
+
+
+def fix_theme_defaults(html: str, page: str = "page") -> str:
+    """Drop the print-to-PDF download entry and give the theme's colour mode the default "auto".
+
+    Raises ``ExtensionError`` when a page has the theme's download menu or mode script in a form these
+    fixes do not know.
+    """
+    html, n_pdf = _PDF_ITEM.subn("", html)
+    if n_pdf == 0 and "btn-download-pdf-button" in html:
+        raise ExtensionError(f"tools/book_ext.py: {page}: the theme's PDF download markup changed; update the fix")
+    html = html.replace(_MODE_DEFAULT, _MODE_DEFAULT.replace('|| ""', '|| "auto"'))
+    if 'localStorage.getItem("mode") || ""' in html:
+        raise ExtensionError(f"tools/book_ext.py: {page}: the theme's colour-mode script changed; update the fix")
+    return html
+
+
 def check_page(html: str, page: str = "page") -> None:
     """Post-conditions of the script rewrites: one thebe configuration, no ``</`` inside widget state."""
     if html.count(_THEBE_CONFIG) > 1:
@@ -133,7 +168,7 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
     for page in pages:
         html = page.read_text(encoding="utf-8")
         name = str(page.relative_to(app.outdir))
-        fixed = fix_content_accessibility(fix_theme_accessibility(html, name), name)
+        fixed = fix_theme_defaults(fix_content_accessibility(fix_theme_accessibility(html, name), name), name)
         check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")

@@ -23,9 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "_build" / "html"
 CHROMIUM = os.environ.get("NLP_CHROMIUM", "/usr/bin/chromium")
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
-# Console messages logged as errors by third-party theme code on a first visit, not by ours:
-# pydata-sphinx-theme reports an empty saved theme mode before it falls back to "auto".
-THIRD_PARTY_CONSOLE_NOISE = ("Got invalid theme mode",)
 
 pytestmark = pytest.mark.browser
 
@@ -119,7 +116,7 @@ def open_page(browser, book_url):
         page = context.new_page()
 
         def on_console(msg):
-            if msg.type == "error" and not msg.text.startswith(THIRD_PARTY_CONSOLE_NOISE):
+            if msg.type == "error":
                 log.console_errors.append(msg.text)
 
         page.on("console", on_console)
