@@ -163,7 +163,7 @@ def markdown(rows: list[dict], notebooks: list[dict], install: dict | None, meta
         met = sum(r["met"] is True for r in mine)
         dates = sorted({r.get("measured", meta["date"]) for r in mine})
         lines.append(
-            f"| [{_cell(titles.get(t, t))}](#bench-{t}) | {len(mine)} | {met} of {len(mine)} | {', '.join(dates)} |"
+            f"| {{ref}}`{_cell(titles.get(t, t))} <bench-{t}>` | {len(mine)} | {met} of {len(mine)} | {', '.join(dates)} |"
         )
     for t in topics:
         lines += [
