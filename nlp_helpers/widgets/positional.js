@@ -27,18 +27,20 @@ export function similarity(pe, p) {
 const TABLE = 8;
 const PLOT_W = 460;
 const PLOT_H = 170;
-const PAD = { left: 48, right: 12, top: 22, bottom: 36 };
+const PAD = { left: 48, right: 12, top: 12, bottom: 36 };
 
-// A line chart with labelled axes. series: [{ys, color, label, dots}], xs shared.
-function chart({ xs, series, title, xlabel, ylabel, ymin, ymax, testid, marker = null }) {
+// A line chart with labelled axes, scaled to its container (viewBox, width 100%). The title and the
+// legend sit above the plot in HTML, so neither is cut off nor covers a curve.
+// series: [{ys, color, label, dots, curve}], xs shared.
+function chart({ xs, series, title, subtitle, xlabel, ylabel, ymin, ymax, testid, marker = null }) {
   const W = PLOT_W + PAD.left + PAD.right;
   const H = PLOT_H + PAD.top + PAD.bottom;
-  const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": title, "data-testid": testid });
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${title}. ${subtitle}`, "data-testid": testid,
+    style: `width: 100%; max-width: ${W}px; height: auto; display: block;` });
   const x0 = xs[0];
   const x1 = xs[xs.length - 1] === x0 ? x0 + 1 : xs[xs.length - 1];
   const X = (x) => PAD.left + ((x - x0) / (x1 - x0)) * PLOT_W;
   const Y = (y) => PAD.top + (1 - (y - ymin) / (ymax - ymin || 1)) * PLOT_H;
-  s.append(svg("text", { x: PAD.left, y: 14, "font-size": 12, "font-weight": "bold", text: title }));
   s.append(svg("line", { x1: PAD.left, y1: PAD.top + PLOT_H, x2: PAD.left + PLOT_W, y2: PAD.top + PLOT_H, stroke: "currentColor" }));
   s.append(svg("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: PAD.top + PLOT_H, stroke: "currentColor" }));
   if (ymin < 0 && ymax > 0) {
@@ -47,7 +49,8 @@ function chart({ xs, series, title, xlabel, ylabel, ymin, ymax, testid, marker =
   for (const y of [ymin, ymax]) {
     s.append(svg("text", { x: PAD.left - 4, y: Y(y) + 4, "text-anchor": "end", "font-size": 10, text: fmt(y, 1) }));
   }
-  for (const x of [x0, x1]) s.append(svg("text", { x: X(x), y: PAD.top + PLOT_H + 13, "text-anchor": "middle", "font-size": 10, text: String(x) }));
+  const mid = Math.round((x0 + x1) / 2);
+  for (const x of [x0, mid, x1]) s.append(svg("text", { x: X(x), y: PAD.top + PLOT_H + 13, "text-anchor": "middle", "font-size": 10, text: String(x) }));
   s.append(svg("text", { x: PAD.left + PLOT_W / 2, y: H - 4, "text-anchor": "middle", "font-size": 11, text: xlabel }));
   s.append(svg("text", { x: 12, y: PAD.top + PLOT_H / 2, "text-anchor": "middle", "font-size": 11, transform: `rotate(-90 12 ${PAD.top + PLOT_H / 2})`, text: ylabel }));
   if (marker !== null) {
@@ -57,9 +60,78 @@ function chart({ xs, series, title, xlabel, ylabel, ymin, ymax, testid, marker =
     const pts = ser.curve || xs.map((x, i) => [x, ser.ys[i]]);
     s.append(svg("polyline", { points: pts.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(" "), fill: "none", stroke: ser.color, "stroke-width": 2, "stroke-dasharray": k ? "6 3" : "" }));
     if (ser.dots) xs.forEach((x, i) => s.append(svg("circle", { cx: X(x), cy: Y(ser.ys[i]), r: 2.5, fill: ser.color })));
-    s.append(svg("text", { x: PAD.left + PLOT_W - 4, y: PAD.top + 12 + 14 * k, "text-anchor": "end", "font-size": 11, style: `fill: ${ser.color}`, text: ser.label }));
   });
-  return s;
+  const legend = h("div", { class: "nlpw-legend" }, series.map((ser, k) => h("span", { class: "nlpw-legend-item" }, [
+    h("span", { class: "nlpw-swatch", style: `border-top: 3px ${k ? "dashed" : "solid"} ${ser.color};` }),
+    h("span", { text: ser.label }),
+  ])));
+  return h("figure", { class: "nlpw-chart" }, [
+    h("figcaption", {}, [h("strong", { text: title }), h("br"), h("span", { text: subtitle })]),
+    legend,
+    s,
+  ]);
+}
+
+// The PE table as a heatmap on a canvas: one fillRect per cell (a few thousand cells redraw in about a
+// millisecond, where as many SVG elements took hundreds at a throttled CPU), with tick labels, the
+// selected dimension pair and position outlined, a colour bar, and the value under the pointer read out.
+function heatmapCanvas(canvas, pe, n, d, pair, position) {
+  const left = 44;
+  const top = 8;
+  const cw = Math.max(2, Math.min(28, Math.floor(PLOT_W / d)));
+  const ch = Math.max(2, Math.min(16, Math.floor(300 / n)));
+  const W = left + cw * d + 56;
+  const H = top + ch * n + 40;
+  const ratio = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+  canvas.width = Math.round(W * ratio);
+  canvas.height = Math.round(H * ratio);
+  canvas.style.width = "100%";
+  canvas.style.maxWidth = `${W}px`;
+  canvas.style.aspectRatio = `${W} / ${H}`;
+  canvas.setAttribute("aria-label", `Positional encoding heatmap: ${n} positions (rows) by ${d} dimensions (columns), values from −1 to +1`);
+  const ctx = typeof canvas.getContext === "function" ? canvas.getContext("2d") : null;
+  const geometry = { left, top, cw, ch, n, d, W };
+  if (!ctx) return geometry; // a DOM without canvas (the unit tests' Node DOM): tables still carry the numbers
+  const ink = (typeof getComputedStyle === "function" && getComputedStyle(canvas).color) || "#222";
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, W, H);
+  for (let p = 0; p < n; p++) {
+    const row = pe[p];
+    for (let x = 0; x < d; x++) {
+      ctx.fillStyle = cividis((row[x] + 1) / 2);
+      ctx.fillRect(left + cw * x, top + ch * p, cw + 0.5, ch + 0.5);
+    }
+  }
+  ctx.lineWidth = 2;
+  ctx.strokeStyle = "#d55e00";
+  ctx.strokeRect(left + cw * 2 * pair, top, 2 * cw, ch * n);
+  ctx.strokeStyle = "#cc79a7";
+  ctx.strokeRect(left, top + ch * position, cw * d, ch);
+  ctx.fillStyle = ink;
+  ctx.font = "10px sans-serif";
+  ctx.textAlign = "right";
+  for (const p of new Set([0, Math.floor((n - 1) / 2), n - 1])) ctx.fillText(String(p), left - 4, top + ch * p + ch / 2 + 3);
+  ctx.textAlign = "center";
+  for (const x of new Set([0, Math.floor((d - 1) / 2), d - 1])) ctx.fillText(String(x), left + cw * x + cw / 2, top + ch * n + 12);
+  ctx.font = "11px sans-serif";
+  ctx.fillText("dimension x", left + (cw * d) / 2, top + ch * n + 30);
+  ctx.save();
+  ctx.translate(12, top + (ch * n) / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.fillText("position", 0, 0);
+  ctx.restore();
+  const bx = left + cw * d + 14;
+  for (let k = 0; k < 40; k++) {
+    ctx.fillStyle = cividis(1 - k / 39);
+    ctx.fillRect(bx, top + (ch * n * k) / 40, 12, (ch * n) / 40 + 0.5);
+  }
+  ctx.fillStyle = ink;
+  ctx.font = "10px sans-serif";
+  ctx.textAlign = "left";
+  ctx.fillText("+1", bx + 16, top + 8);
+  ctx.fillText("0", bx + 16, top + (ch * n) / 2 + 3);
+  ctx.fillText("−1", bx + 16, top + ch * n);
+  return geometry;
 }
 
 function render({ model, el }) {
@@ -70,6 +142,24 @@ function render({ model, el }) {
 
   const controls = h("div", { class: "nlpw-controls" });
   const heat = h("div", { class: "nlpw-drawing" });
+  const canvas = h("canvas", { role: "img", "data-testid": "pe-heatmap", class: "nlpw-canvas" });
+  const readout = h("div", { class: "nlpw-readout", "aria-live": "polite", text: "Point at a cell to read its value." });
+  const heatTitle = h("div", { class: "nlpw-figtitle", "data-testid": "pe-heatmap-title" });
+  heat.append(heatTitle, canvas, readout);
+  let geometry = null;
+  let current = null;
+  function readCell(ev) {
+    if (!geometry || !current) return;
+    const box = canvas.getBoundingClientRect();
+    const scale = geometry.W / box.width;
+    const x = Math.floor(((ev.clientX - box.left) * scale - geometry.left) / geometry.cw);
+    const p = Math.floor(((ev.clientY - box.top) * scale - geometry.top) / geometry.ch);
+    if (x >= 0 && x < geometry.d && p >= 0 && p < geometry.n) {
+      readout.textContent = `PE(position ${p}, dimension ${x}) = ${fmt(current[p][x], 4)} (${x % 2 ? "cos" : "sin"} of ${p} × ${peFrequency(x, geometry.d, get("base")).toPrecision(3)})`;
+    }
+  }
+  canvas.addEventListener("pointermove", readCell);
+  canvas.addEventListener("pointerdown", readCell);
   const plots = h("div", { class: "nlpw-drawing" });
   const summary = srOnly("");
   const details = h("details", { class: "nlpw-details" }, [h("summary", { text: "The values as tables" })]);
@@ -106,34 +196,6 @@ function render({ model, el }) {
     }
   }
 
-  function heatmap(pe, n, d) {
-    const left = 44;
-    const top = 20;
-    const cw = Math.max(2, Math.min(28, Math.floor(PLOT_W / d)));
-    const ch = Math.max(2, Math.min(16, Math.floor(300 / n)));
-    const W = left + cw * d + 70;
-    const H = top + ch * n + 34;
-    const s = svg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "data-testid": "pe-heatmap",
-      "aria-label": `Positional encoding heatmap: ${n} positions (rows) by ${d} dimensions (columns)` });
-    s.append(svg("text", { x: left, y: 13, "font-size": 12, "font-weight": "bold", text: `PE table: ${n} positions × ${d} dimensions` }));
-    pe.forEach((row, p) => row.forEach((v, x) => {
-      const r = svg("rect", { x: left + cw * x, y: top + ch * p, width: cw, height: ch, fill: cividis((v + 1) / 2), "data-pos": p, "data-dim": x, "data-value": v });
-      if (cw >= 6 && ch >= 6) r.append(svg("title", { text: `PE(${p}, ${x}) = ${fmt(v, 4)}` }));
-      s.append(r);
-    }));
-    const pr = get("pair");
-    s.append(svg("rect", { x: left + cw * 2 * pr, y: top, width: 2 * cw, height: ch * n, fill: "none", stroke: "#d55e00", "stroke-width": 2 }));
-    s.append(svg("rect", { x: left, y: top + ch * get("position"), width: cw * d, height: ch, fill: "none", stroke: "#cc79a7", "stroke-width": 2 }));
-    s.append(svg("text", { x: left + (cw * d) / 2, y: H - 6, "text-anchor": "middle", "font-size": 11, text: "dimension x" }));
-    s.append(svg("text", { x: 12, y: top + (ch * n) / 2, "font-size": 11, "text-anchor": "middle", transform: `rotate(-90 12 ${top + (ch * n) / 2})`, text: "position" }));
-    // colour bar
-    const bx = left + cw * d + 16;
-    for (let k = 0; k < 20; k++) s.append(svg("rect", { x: bx, y: top + (ch * n * k) / 20, width: 12, height: (ch * n) / 20 + 0.5, fill: cividis(1 - k / 19) }));
-    s.append(svg("text", { x: bx + 16, y: top + 8, "font-size": 10, text: "+1" }));
-    s.append(svg("text", { x: bx + 16, y: top + ch * n, "font-size": 10, text: "−1" }));
-    return s;
-  }
-
   function valueTables(pe, sim, n, d) {
     const rows = Math.min(TABLE, n);
     const cols = Math.min(TABLE, d);
@@ -161,14 +223,17 @@ function render({ model, el }) {
     const p = Math.min(get("position"), n - 1);
     const pe = positionalEncoding(n, d, base);
     const sim = similarity(pe, p);
-    heat.replaceChildren(heatmap(pe, n, d));
+    current = pe;
+    heatTitle.textContent = `PE table: ${n} positions × ${d} dimensions (outlined: dimension pair ${pr}, position ${p})`;
+    geometry = heatmapCanvas(canvas, pe, n, d, pr, p);
     const w = peFrequency(2 * pr, d, base);
     const xs = Array.from({ length: n }, (_, i) => i);
     const fine = Array.from({ length: 200 }, (_, k) => ((n - 1) * k) / 199);
     plots.replaceChildren(
       chart({
         xs, testid: "pe-waves", ymin: -1, ymax: 1, xlabel: "position", ylabel: "PE value",
-        title: `Dimensions ${2 * pr} (sin) and ${2 * pr + 1} (cos): frequency ${w.toPrecision(3)}, period ${(2 * Math.PI / w).toPrecision(4)} positions`,
+        title: `Period ${(2 * Math.PI / w).toPrecision(4)} positions (frequency ${w.toPrecision(3)})`,
+        subtitle: `Dimensions ${2 * pr} (sin) and ${2 * pr + 1} (cos) along the positions`,
         series: [
           { ys: xs.map((x) => Math.sin(w * x)), curve: fine.map((x) => [x, Math.sin(w * x)]), color: "#0072b2", label: `sin, dim ${2 * pr}`, dots: true },
           { ys: xs.map((x) => Math.cos(w * x)), curve: fine.map((x) => [x, Math.cos(w * x)]), color: "#e69f00", label: `cos, dim ${2 * pr + 1}`, dots: true },
@@ -176,7 +241,8 @@ function render({ model, el }) {
       }),
       chart({
         xs, testid: "pe-similarity", ymin: Math.min(0, ...sim), ymax: d / 2, xlabel: "position q", ylabel: "PE(p)·PE(q)", marker: p,
-        title: `Dot product of position p = ${p} with every position (maximum d_model/2 = ${d / 2} at q = p)`,
+        title: `Largest at q = p = ${p}: d_model/2 = ${d / 2}`,
+        subtitle: `Dot product of the encoding of position p with that of every position q`,
         series: [{ ys: sim, color: "#009e73", label: "PE(p)·PE(q)", dots: n <= 64 }],
       })
     );
