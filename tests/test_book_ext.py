@@ -135,7 +135,14 @@ def test_the_widget_manager_is_loaded_only_by_pages_with_a_widget(has_widget):
         def __init__(self, filename):
             self.filename, self.priority, self.attributes = filename, 500, {}
 
-    files = ["_static/jquery.js", "require.js", "_static/widgets-config.js", "embed-amd.js", "_static/book.js"]
+    files = [
+        "_static/jquery.js",
+        "_static/nlp-widgets.js",
+        "require.js",
+        "_static/widgets-config.js",
+        "embed-amd.js",
+        "_static/book.js",
+    ]
     body = '<script type="application/vnd.jupyter.widget-view+json">{}</script>' if has_widget else "<p>text</p>"
     context = {"script_files": [Script(f) for f in files], "body": body}
     book_ext._clean_scripts(None, "page", "page.html", context, None)

@@ -21,8 +21,8 @@ sets ``TQDM_DISABLE=1`` (no training progress bar is baked into a page; readers 
 kernel) and ``NLP_BOOK_BUILD=1`` (exercise checkers tell the reader what to do instead of showing
 their verdict on the hidden solution).
 
-5. Page weight and console: the widget manager (require.js and the ipywidgets embed bundle, ~3.5 MB) is
-loaded only by pages that show a widget; the ".pdf" download (the browser's print dialog on a
+5. Page weight and console: the widget renderer (``book/_static/nlp-widgets.js``, configured as
+``nb_ipywidgets_js``) is loaded only by pages that show a widget; the ".pdf" download (the browser's print dialog on a
 40,000 px page, not a real PDF) is removed from the download menu; and the theme's start-up script,
 which sets the colour mode to "" when the reader never chose one (logging "Got invalid theme mode" on
 every first visit), defaults to "auto".
@@ -60,7 +60,7 @@ _THEME_ICON_FIXED = re.compile(r'<i class="theme-switch [^"]*" data-mode="\w+" a
 
 # The scripts of the widget manager (configured as nb_ipywidgets_js in _config.yml), needed only on a
 # page that embeds a widget view.
-WIDGET_MANAGER_JS = ("require.js", "widgets-config.js", "embed-amd.js")
+WIDGET_MANAGER_JS = ("nlp-widgets.js", "require.js", "widgets-config.js", "embed-amd.js")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 

@@ -1,7 +1,7 @@
 """Every widget shows text from data as text: markup in tokens, labels or documents never runs.
 
 Each widget class is constructed here with hostile strings, embedded into a standalone page with
-the same offline scripts the book serves (require.js, the widget manager, anywidget), and opened
+the same offline script the book serves (book/_static/nlp-widgets.js, the widget renderer), and opened
 in Chromium. A script that ran would open a dialog or add an element; neither may happen, and the
 hostile string must be visible as literal text.
 """
@@ -51,9 +51,7 @@ def _widgets():
 
 @pytest.fixture(scope="module")
 def hostile_page_url(tmp_path_factory):
-    vendor = ROOT / "_vendor"
-    if not (vendor / "embed-amd.js").exists():
-        pytest.fail("static assets missing: run `make assets`")
+    static = ROOT / "book" / "_static"  # the renderer the book's pages load (book/_static/nlp-widgets.js)
     widgets = _widgets()
     views_list = list(widgets.values())
     data = embed_data(views=views_list, state=dependency_state(views_list, drop_defaults=False))
@@ -67,12 +65,11 @@ def hostile_page_url(tmp_path_factory):
         for key, spec in zip(widgets, data["view_specs"])
     )
     html = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>widget text safety</title>
-<script src="_static/require.js"></script><script src="_static/widgets-config.js"></script>
-<script src="_static/embed-amd.js"></script>
+<script src="_static/nlp-widgets.js" defer></script>
 <script type="application/vnd.jupyter.widget-state+json">{script_json(data["manager_state"])}</script>
 </head><body>{views}</body></html>"""
     site = tmp_path_factory.mktemp("hostile")
-    (site / "_static").symlink_to(vendor, target_is_directory=True)
+    (site / "_static").symlink_to(static, target_is_directory=True)
     (site / "index.html").write_text(html, encoding="utf-8")
 
     class Quiet(http.server.SimpleHTTPRequestHandler):

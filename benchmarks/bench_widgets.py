@@ -1,0 +1,126 @@
+"""How fast every widget of the built book answers its sliders on a slow laptop.
+
+Each chapter page of ``_build/html`` is opened in Chromium (Debian's, driven by Playwright); the CPU is
+throttled 4x through the Chrome DevTools Protocol (``Emulation.setCPUThrottlingRate``), the way a
+classroom laptop runs; then every slider of every widget is moved 7 times and the time from the input
+event to the next animation frame is taken. Rows: the median over the last 6 steps, one per slider.
+Also: how long the page takes until every widget is drawn, at the same throttling.
+
+Target: median redraw <= 60 ms per slider step, widgets ready within 3 s.
+
+Run after ``make book``: ``python -m benchmarks.bench_widgets``.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import socketserver
+import statistics
+import threading
+from pathlib import Path
+
+from tools.toc_notebooks import toc_files
+
+ROOT = Path(__file__).resolve().parent.parent
+SITE = ROOT / "_build" / "html"
+CHROMIUM = "/usr/bin/chromium"
+THROTTLE = 4
+TARGET_MS = 60.0
+READY_S = 3.0
+
+SLIDER_MS_JS = """async ([index, steps]) => {
+  const el = document.querySelectorAll('.nlpw input[type=range]')[index];
+  const lo = Number(el.min), hi = Number(el.max), times = [];
+  for (let k = 0; k < steps; k++) {
+    const value = k % 2 ? lo + Math.floor((hi - lo) / 3) : hi - Math.floor((hi - lo) / 4);
+    const t0 = performance.now();
+    el.value = String(value);
+    el.dispatchEvent(new Event('input', {bubbles: true}));
+    await new Promise(r => requestAnimationFrame(() => r()));
+    times.push(performance.now() - t0);
+  }
+  return times;
+}"""
+
+READY_JS = """(n) => {
+  const subs = [...document.querySelectorAll('.widget-subarea')];
+  return subs.length >= n && subs.every(s => s.children.length && s.getBoundingClientRect().height > 0);
+}"""
+
+
+def _serve():
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(SITE))
+    handler.log_message = lambda *args: None
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def _label(page, i: int) -> str:
+    return page.evaluate(
+        """(i) => { const el = document.querySelectorAll('.nlpw input[type=range]')[i];
+        const root = el.closest('[data-testid]'); const lab = el.id && document.querySelector(`label[for="${el.id}"]`);
+        return `${root ? root.dataset.testid : 'widget'}: ${lab ? lab.textContent.trim() : el.getAttribute('aria-label') || i}`; }""",
+        i,
+    )
+
+
+def run() -> list[dict]:
+    from playwright.sync_api import sync_playwright
+
+    if not (SITE / "index.html").exists():
+        raise FileNotFoundError(f"no built book in {SITE}: run `make book` first")
+    server = _serve()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    rows = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        for rel in (f"{f}.html" for f in toc_files()):
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            cdp = page.context.new_cdp_session(page)
+            cdp.send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
+            page.goto(f"{base}/{rel}", wait_until="domcontentloaded")
+            n_views = page.locator('script[type="application/vnd.jupyter.widget-view+json"]').count()
+            if n_views == 0:
+                page.close()
+                continue
+            page.wait_for_function(READY_JS, arg=n_views, timeout=120_000)
+            ready_s = page.evaluate("() => performance.now()") / 1000
+            rows.append(
+                {
+                    "helper": f"{rel}: all {n_views} widget views drawn",
+                    "reference": f"page load at {THROTTLE}x CPU throttling",
+                    "agreement": "-",
+                    "ours_s": ready_s,
+                    "reference_s": None,
+                    "target": f"<= {READY_S:.0f} s",
+                    "met": ready_s <= READY_S,
+                    "note": "from navigation start until every view has content",
+                }
+            )
+            for i in range(page.locator(".nlpw input[type=range]").count()):
+                page.locator(".nlpw input[type=range]").nth(i).scroll_into_view_if_needed()
+                times = page.evaluate(SLIDER_MS_JS, [i, 7])
+                median = statistics.median(times[1:])
+                rows.append(
+                    {
+                        "helper": f"{rel}: {_label(page, i)}",
+                        "reference": f"slider step at {THROTTLE}x CPU throttling",
+                        "agreement": "-",
+                        "ours_s": median / 1000,
+                        "reference_s": None,
+                        "target": f"median redraw <= {TARGET_MS:.0f} ms",
+                        "met": median <= TARGET_MS,
+                        "note": f"input event to next frame, median of {len(times) - 1} steps (max {max(times[1:]):.0f} ms)",
+                    }
+                )
+            page.close()
+        browser.close()
+    server.shutdown()
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run():
+        print(row)
