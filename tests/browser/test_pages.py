@@ -133,3 +133,13 @@ def test_chapter_has_launch_buttons(rel):
     # The JupyterHub button appears only when an instructor configures a hub (_config.yml).
     configured = bool(yaml.safe_load((ROOT / "_config.yml").read_text())["launch_buttons"].get("jupyterhub_url"))
     assert ("/hub/user-redirect/git-pull?repo=" in html) == configured
+
+
+def test_search_snippets_show_no_raw_tex(open_page):
+    page, log = open_page("search.html?q=softmax")
+    page.wait_for_selector("#search-results p.context", timeout=60_000)
+    snippets = page.locator("#search-results p.context").all_inner_texts()
+    assert snippets, "searching for 'softmax' found nothing"
+    raw = [s for s in snippets if "\\(" in s or "\\[" in s or "$" in s or "\\frac" in s or "\\mathbf" in s]
+    assert raw == [], f"search snippets show raw TeX: {raw[:3]}"
+    assert log.console_errors == [] and log.page_errors == []
