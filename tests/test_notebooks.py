@@ -8,10 +8,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools.notebooks import SETUP_SOURCE, clean, is_clean, student_version
+from tools.notebooks import SETUP_SOURCE, clean, fold, is_clean, student_version, unfolded_scaffolding
+from tools.toc_notebooks import toc_files, toc_notebooks
 
 ROOT = Path(__file__).resolve().parent.parent
-from tools.toc_notebooks import toc_files, toc_notebooks  # noqa: E402
 
 NOTEBOOKS = toc_notebooks()
 FORBIDDEN = {
@@ -47,6 +47,36 @@ def test_toc_lists_every_chapter_and_only_existing_files():
     }
     assert on_disk <= set(listed), f"notebooks not in _toc.yml: {sorted(on_disk - set(listed))}"
     assert NOTEBOOKS, "the table of contents lists no chapter notebook"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))
+def test_scaffolding_is_folded(path):
+    """Imports and plotting code sit behind a "Show code cell source" toggle; the algorithm cells stay in view."""
+    nb = nbformat.read(path, as_version=4)
+    unfolded = unfolded_scaffolding(nb)
+    assert unfolded == [], (
+        f"{path.name}: cells {unfolded} are imports or plotting code shown in the reading path: "
+        f"run `python -m tools.notebooks fold {path.relative_to(ROOT)}`"
+    )
+
+
+def test_fold_cuts_the_drawing_out_of_a_cell_and_keeps_the_computation_in_view():
+    source = (
+        "import numpy as np\nimport matplotlib.pyplot as plt\nfrom x import y\n",
+        "counts = np.arange(5)\nprobs = counts / counts.sum()\n"
+        "# the distribution\nfig, ax = plt.subplots()\nax.bar(range(5), probs)\n"
+        "ax.set(xlabel='word', ylabel='probability')\nfor k in range(5):\n    ax.text(k, probs[k], str(k))\n"
+        "plt.show()\nprint(probs.max())",
+    )
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in source])
+    nb.cells[1].metadata["mystnb"] = {"image": {"alt": "bars"}}
+    fold(nb)
+    assert [c.metadata.get("tags", []) for c in nb.cells] == [["hide-input"], [], ["hide-input"], []]
+    assert nb.cells[1].source == "counts = np.arange(5)\nprobs = counts / counts.sum()"
+    assert nb.cells[2].source.startswith("# the distribution\nfig, ax") and nb.cells[2].source.endswith("plt.show()")
+    assert nb.cells[2].metadata["mystnb"]["image"]["alt"] == "bars" and "mystnb" not in nb.cells[1].metadata
+    assert nb.cells[3].source == "print(probs.max())"
+    assert unfolded_scaffolding(nb) == []
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_ids(NOTEBOOKS))

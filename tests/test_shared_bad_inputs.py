@@ -66,3 +66,11 @@ def test_heatmap_draws_nan_and_inf_cells_as_text_and_use_book_style_sets_the_pal
     ax = PL.heatmap(np.full((2, 2), NAN))  # nothing finite: still draws, with default limits
     assert [t.get_text() for t in ax.texts] == ["nan"] * 4
     plt.close("all")
+
+
+def test_book_style_draws_sharp_opaque_column_wide_figures() -> None:
+    PL.use_book_style()
+    assert plt.rcParams["figure.facecolor"] in ("white", (1.0, 1.0, 1.0, 1.0))  # readable in dark mode
+    width, _ = plt.rcParams["figure.figsize"]
+    assert width * plt.rcParams["figure.dpi"] <= 800  # fits the text column without shrinking
+    assert plt.rcParams["xtick.labelsize"] >= 9

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
 import sys
 from pathlib import Path
@@ -112,6 +113,130 @@ def student_version(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return out
 
 
+# Cells that are scaffolding, not lesson: folded on the page behind a "Show code cell source" toggle.
+FOLD_TAGS = ("hide-input", "remove-input", "remove-cell", "hide-cell")
+PLOT_NAMES = {"plt", "ax", "axes", "axs", "fig", "heatmap", "ax1", "ax2", "ax3", "twin"}
+PLOT_TARGETS = PLOT_NAMES | {"im", "cbar", "bars", "lines", "handles", "labels", "leg", "line", "sc", "colors", "_"}
+MIN_PLOT_LINES = 5
+
+
+def _names(node: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+
+
+def _targets(node: ast.AST) -> set[str]:
+    out: set[str] = set()
+    for t in getattr(node, "targets", []) + [getattr(node, "target", None)]:
+        if t is not None:
+            out |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return out
+
+
+def _is_plotting(stmt: ast.stmt) -> bool:
+    """A statement that only draws: it uses matplotlib (or the book's heatmap) and assigns nothing else."""
+    if isinstance(stmt, (ast.For, ast.While, ast.If, ast.With)):
+        body = [*stmt.body, *getattr(stmt, "orelse", [])]
+        return bool(body) and all(_is_plotting(s) for s in body)  # a loop's own variables are its business
+    return bool(_names(stmt) & PLOT_NAMES) and _targets(stmt) <= PLOT_TARGETS
+
+
+def _parse(source: str) -> ast.Module | None:
+    try:
+        return ast.parse(source)
+    except SyntaxError:  # IPython magics
+        return None
+
+
+def plotting_segments(cell) -> list[tuple[int, int, bool]] | None:
+    """A code cell cut into ``(first line, end line, draws)`` segments, where each drawing segment is a run
+    of at least ``MIN_PLOT_LINES`` lines of plotting statements; None if the cell has no such run."""
+    if cell.cell_type != "code" or set(cell.get("metadata", {}).get("tags", [])) & set(FOLD_TAGS):
+        return None
+    tree = _parse(cell.source)
+    if tree is None or not tree.body:
+        return None
+    lines = cell.source.splitlines()
+
+    def first_line(stmt: ast.stmt) -> int:
+        start = (stmt.decorator_list[0].lineno if getattr(stmt, "decorator_list", None) else stmt.lineno) - 1
+        while start > 0 and lines[start - 1].lstrip().startswith("#"):
+            start -= 1  # a comment above a statement goes with it
+        return start
+
+    starts = [first_line(st) for st in tree.body] + [len(lines)]
+    segments: list[tuple[int, int, bool]] = []
+    for k, st in enumerate(tree.body):
+        draws = _is_plotting(st)
+        if segments and segments[-1][2] == draws:
+            segments[-1] = (segments[-1][0], starts[k + 1], draws)
+        else:
+            segments.append((0 if not segments else starts[k], starts[k + 1], draws))
+    long_enough = [(a, b, d and sum(1 for ln in lines[a:b] if ln.strip()) >= MIN_PLOT_LINES) for a, b, d in segments]
+    merged: list[tuple[int, int, bool]] = []
+    for a, b, d in long_enough:  # short drawing runs stay with the code around them
+        if merged and not merged[-1][2] and not d:
+            merged[-1] = (merged[-1][0], b, False)
+        else:
+            merged.append((a, b, d))
+    return merged if any(d for _, _, d in merged) else None
+
+
+def is_import_cell(cell) -> bool:
+    """A code cell of imports only (at least three lines): scaffolding a reader folds away."""
+    tree = _parse(cell.source) if cell.cell_type == "code" else None
+    if tree is None or len(cell.source.strip().splitlines()) < 3:
+        return False
+    return all(
+        isinstance(s, (ast.Import, ast.ImportFrom))
+        or (isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and "use_book_style" in ast.unparse(s))
+        for s in tree.body
+    )
+
+
+def unfolded_scaffolding(nb) -> list[int]:
+    """Indices of unfolded import cells and of cells with a run of plotting code (see ``plotting_segments``)."""
+    out = []
+    for i, cell in enumerate(nb.cells):
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if tags & set(FOLD_TAGS) or cell.cell_type != "code" or "setup" in tags:
+            continue
+        if is_import_cell(cell) or plotting_segments(cell) is not None:
+            out.append(i)
+    return out
+
+
+def fold(nb):
+    """Fold a notebook's scaffolding, in place: import cells get ``hide-input``; a cell with a run of plotting
+    code is cut at the run's ends, the drawing folded and the computation around it left visible (the
+    figure's alt text moves with the drawing). Returns the notebook."""
+    todo = set(unfolded_scaffolding(nb))
+    cells = []
+    for i, cell in enumerate(nb.cells):
+        if i not in todo:
+            cells.append(cell)
+            continue
+        tags = list(cell.metadata.get("tags", []))
+        if is_import_cell(cell):
+            cell.metadata["tags"] = [*tags, "hide-input"]
+            cells.append(cell)
+            continue
+        lines = cell.source.splitlines()
+        for k, (a, b, draws) in enumerate(plotting_segments(cell)):
+            part = copy.deepcopy(cell)
+            part.source = "\n".join(lines[a:b]).strip("\n")
+            part.outputs = []
+            if k:
+                part.pop("id", None)
+            if draws:
+                part.metadata["tags"] = [*tags, "hide-input"]
+            else:
+                part.metadata.pop("mystnb", None)
+            if part.source.strip():
+                cells.append(part)
+    nb.cells = cells
+    return nb
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.notebooks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -119,6 +244,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     p_clean = sub.add_parser("clean", help="strip outputs and add the setup cell, in place")
     p_clean.add_argument("notebooks", nargs="+", type=Path)
+    p_fold = sub.add_parser("fold", help="tag import and plotting cells hide-input, in place")
+    p_fold.add_argument("notebooks", nargs="+", type=Path)
     p_student = sub.add_parser("student", help="write student versions (solutions removed)")
     p_student.add_argument("out_dir", type=Path)
     p_student.add_argument("notebooks", nargs="+", type=Path)
@@ -127,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
         nb = nbformat.read(path, as_version=4)
         if args.command == "clean":
             nbformat.write(clean(nb), path)
+        elif args.command == "fold":
+            nbformat.write(fold(nb), path)
         else:
             args.out_dir.mkdir(parents=True, exist_ok=True)
             nbformat.write(student_version(clean(nb)), args.out_dir / path.name)
