@@ -118,3 +118,24 @@ def test_next_token_explorer_filters_and_renormalises(open_page):
         assert before is None or not np.allclose(probs, before)
         before = probs
     assert log.console_errors == [] and log.page_errors == []
+
+
+def test_viterbi_trellis_fills_in_word_by_word_and_traces_the_best_path(open_page):
+    spec = golden("viterbi_widget.json")
+    page, log = open_page(spec["page"])
+    root = page.locator("[data-testid='vt-root']").first
+    root.wait_for()
+    words, tags = spec["construct"]["words"], spec["construct"]["tags"]
+    for step in (1, len(words)):
+        apply_controls(root, [{"testid": "vt-step", "value": str(step)}])
+        shown = read_matrix(root, "vt-cell", len(words), len(tags), "data-log")
+        for t in range(step):
+            want = [-np.inf if x is None else x for x in spec["trellis"][t]]
+            np.testing.assert_allclose(shown[t], want, rtol=1e-12)
+    assert root.locator("[data-testid='vt-path']").get_attribute("data-path") == " ".join(spec["path"])
+    # Keyboard: Enter on a cell explains it.
+    cell = root.locator(f"[data-testid='vt-cell-2-{tags.index('VERB')}']")
+    cell.focus()
+    page.keyboard.press("Enter")
+    assert "VERB" in root.locator("[data-testid='vt-candidates']").inner_text()
+    assert log.console_errors == [] and log.page_errors == []
