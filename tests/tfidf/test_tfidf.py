@@ -23,7 +23,7 @@ from nlp_helpers.data.corpora import lee_background, lee_documents, lee_similari
 from nlp_helpers.seeds import rng as seeded_rng
 from nlp_helpers.seeds import seed
 from nlp_helpers.tfidf.bag_of_words import (
-    SEED_DOCUMENTS,
+    NOTES_DOCUMENTS,
     bag_of_words,
     build_vocabulary,
     one_hot,
@@ -43,7 +43,7 @@ from nlp_helpers.tfidf.weighting import (
 )
 from nlp_helpers.tokenization.words import word_tokenize
 
-SEED_DOCS = list(SEED_DOCUMENTS)
+SEED_DOCS = list(NOTES_DOCUMENTS)
 # Seed 002's table, typed from the seed: token -> (TF per document, document count, IDF, TF x IDF per document).
 SEED_TABLE = {
     "many": ([0.125, 0, 0, 0.043478260869565216], 2, 0.301, [0.038, 0, 0, 0.013]),

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from nlp_helpers.exercises.checker import STRICT_ENV
-from nlp_helpers.tfidf.bag_of_words import SEED_DOCUMENTS, tokenize_corpus
+from nlp_helpers.tfidf.bag_of_words import NOTES_DOCUMENTS, tokenize_corpus
 from nlp_helpers.tfidf.exercises import (
     check_bag_of_words_vector,
     check_cosine,
@@ -23,7 +23,7 @@ from tests.exercise_helpers import stub
 def test_seed_tokens_of_the_checkers_are_the_chapters_tokenization():
     from nlp_helpers.tfidf.exercises import SEED_TOKENS
 
-    assert SEED_TOKENS == tokenize_corpus(SEED_DOCUMENTS)
+    assert SEED_TOKENS == tokenize_corpus(NOTES_DOCUMENTS)
 
 
 # --------------------------------------------------------------------------- bag of words
