@@ -87,7 +87,8 @@ class BM25:
         uniq, times = np.unique(np.asarray(columns), return_counts=True)  # a repeated query term counts again
         f = sp.csc_array(self.counts_[:, uniq]).toarray().astype(np.float64)  # (D, Q) counts of the query terms
         norm = self.k1 * (1.0 - self.b + self.b * self.lengths_ / self.avgdl_)  # (D,)
-        tf = f * (self.k1 + 1.0) / (f + norm[:, None])  # saturating, length-normalised TF
+        # saturating, length-normalised TF; 0 where the term is absent (with k1 = 0 that would be 0 / 0)
+        tf = np.divide(f * (self.k1 + 1.0), f + norm[:, None], out=np.zeros_like(f), where=f > 0)
         return tf @ (self.idf_[uniq] * times)
 
     def search(self, query: str, top_k: int = 5) -> pd.DataFrame:
