@@ -11,13 +11,13 @@ import pandas as pd
 
 from nlp_helpers._checks import check_int, check_nonempty, check_text
 
-__all__ = ["SEED_DOCUMENTS", "Tokenizer", "bag_of_words", "build_vocabulary", "one_hot", "tokenize_corpus"]
+__all__ = ["NOTES_DOCUMENTS", "Tokenizer", "bag_of_words", "build_vocabulary", "one_hot", "tokenize_corpus"]
 
 
 Tokenizer = Callable[[str], Sequence[str]]
 
-# The four documents of seed 002's TF-IDF table (8, 13, 21 and 23 word tokens).
-SEED_DOCUMENTS = (
+# The four documents of the lecture notes' TF-IDF table (8, 13, 21 and 23 word tokens).
+NOTES_DOCUMENTS = (
     "There are many popular restaurants nearby this church.",
     "Some restaurants offer breakfasts as early as 6:00 am to provide for prayers.",
     '"The price and taste are all good.", said one prayer who has been a frequent visitor to this church since 1998.',
@@ -67,7 +67,7 @@ def build_vocabulary(
     """Terms by descending corpus frequency (ties alphabetical), at least ``min_count`` times.
 
     With ``unk`` the list holds the ``max_size - 1`` most frequent terms plus ``unk``
-    last (seed 000's top-(n-1) + UNK vocabulary of size n).
+    last (the lecture notes' top-(n-1) + UNK vocabulary of size n).
     """
     token_lists = check_nonempty("token_lists", token_lists)
     for i, tokens in enumerate(token_lists):
@@ -95,7 +95,7 @@ def bag_of_words(
     lowercase: bool = True,
     unk: str = "<unk>",
 ) -> pd.DataFrame:
-    """Seed 000's bag of words: counts of the ``vocab_size - 1`` most frequent terms plus ``unk``.
+    """The lecture notes' bag of words: counts of the ``vocab_size - 1`` most frequent terms plus ``unk``.
 
     Returns a DataFrame (documents x ``vocab_size`` terms); every token outside the
     top terms is counted in the ``unk`` column, so each row sums to the document's length.

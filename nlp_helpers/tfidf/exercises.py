@@ -1,8 +1,8 @@
 """Checkers for the exercises of the chapter *Bag of words and TF-IDF* (``book/tfidf.ipynb``).
 
 Each ``check_*`` calls the student's function on the chapter's examples, compares
-it with :mod:`nlp_helpers.tfidf` (or with the hand-worked values of seed 002 and of
-Jurafsky & Martin's PPMI example) and tries the edge case students forget.
+it with :mod:`nlp_helpers.tfidf` (or with the hand-worked values of the lecture notes and of
+Jurafsky & Martin's example) and tries the edge case students forget.
 """
 
 from __future__ import annotations
@@ -15,12 +15,14 @@ import numpy as np
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.tfidf.bag_of_words import one_hot
-from nlp_helpers.tfidf.cooccurrence import cooccurrence_matrix, pmi
+from nlp_helpers.tfidf.cooccurrence import cooccurrence_matrix
+from nlp_helpers.tfidf.evaluation import mean_precision_at_k
 from nlp_helpers.tfidf.similarity import cosine_similarity
+from nlp_helpers.tfidf.weighting import TfIdf
 
-__all__ = ["check_bag_of_words_vector", "check_tf_idf_cell", "check_cosine", "check_window_counts", "check_ppmi"]
+__all__ = ["check_bag_of_words_vector", "check_cosine", "check_search_precision_at_k", "check_window_counts"]
 
-# Seed 002's four documents, tokenized with word_tokenize(keep_punct=False) and lower-cased.
+# The lecture notes' four documents, tokenized with word_tokenize(keep_punct=False) and lower-cased.
 SEED_TOKENS = [
     "there are many popular restaurants nearby this church".split(),
     "some restaurants offer breakfasts as early as 6:00 am to provide for prayers".split(),
@@ -32,8 +34,21 @@ SEED_TOKENS = [
         "the pandemic and many prayers are complained about it"
     ).split(),
 ]
-# Jurafsky & Martin (3rd ed.), Fig. 6.10: word x context counts.
-JM_COUNTS = np.array([[2, 8, 9, 442, 25], [0, 0, 1, 60, 19], [1670, 1683, 85, 5, 4], [3325, 3982, 378, 5, 13]], float)
+# A small judged collection for the search exercise: documents, queries and the documents relevant
+# to each query. Chosen so that each typical mistake (no IDF, log10 IDF, no length normalisation,
+# a wrong denominator of P@k) changes the mean P@1 or P@3 (tests/tfidf/test_tfidf_exercises.py checks it).
+SEARCH_DOCS = [
+    "the yacht race to hobart started in sydney".split(),
+    "strong winds forced yachts to retire from the race".split(),
+    "the airline qantas faces a strike by maintenance workers".split(),
+    "qantas workers vote on the strike".split(),
+    "bushfires burn near sydney as firefighters battle the fires".split(),
+    "firefighters contain fires in the blue mountains".split(),
+    "the the the the race the the the the".split(),
+    "qantas qantas qantas qantas flights to hobart".split(),
+]
+SEARCH_QUERIES = ["the strike".split(), ["race"], "the race to hobart".split(), "the qantas strike".split()]
+SEARCH_RELEVANT = [{2, 3}, {0, 1}, {0, 1}, {2, 3}]
 
 
 def check_bag_of_words_vector(bag_of_words_vector: Callable) -> CheckResult:
@@ -66,51 +81,6 @@ def check_bag_of_words_vector(bag_of_words_vector: Callable) -> CheckResult:
             [0, 0, 0, 0],
             what="bag_of_words_vector([], ...)",
             hint="An empty document is the zero vector, of the vocabulary's length.",
-        )
-    return ex.result
-
-
-def _tf_idf_cell(term: str, doc: int, docs: list[list[str]]) -> float:
-    df = sum(term in d for d in docs)
-    return docs[doc].count(term) / len(docs[doc]) * math.log10(len(docs) / df)
-
-
-def check_tf_idf_cell(tf_idf_cell: Callable) -> CheckResult:
-    """``tf_idf_cell(term, doc_index, docs)``: relative TF x log10 IDF (seed 002), ValueError if df = 0."""
-    with Checker("One TF-IDF cell by hand") as ex:
-        for term, doc, seed in [
-            ("restaurants", 0, 0.016),
-            ("church", 2, 0.014),
-            ("offer", 1, 0.046),
-            ("many", 3, 0.013),
-        ]:
-            got = ex.call(tf_idf_cell, term, doc, SEED_TOKENS)
-            ex.expect_close(
-                got,
-                _tf_idf_cell(term, doc, SEED_TOKENS),
-                what=f"tf_idf_cell({term!r}, {doc}, seed docs)",
-                hint=f"The seed's table shows {seed} (rounded). TF is count / tokens in the document; "
-                "IDF is log10(N / df).",
-            )
-        got = ex.call(tf_idf_cell, "popular", 1, SEED_TOKENS)
-        ex.expect_close(
-            got, 0.0, what="tf_idf_cell('popular', 1, seed docs)", hint="A term absent from the document has TF 0."
-        )
-        everywhere = [["a", "b"], ["a"], ["a", "c", "c"]]
-        ex.expect_close(
-            ex.call(tf_idf_cell, "a", 0, everywhere),
-            0.0,
-            what="TF-IDF of a term in every document",
-            hint="log10(N / N) = 0: a term in every document does not distinguish them.",
-        )
-        ex.expect_raises(
-            ValueError,
-            tf_idf_cell,
-            "pizza",
-            0,
-            SEED_TOKENS,
-            what="tf_idf_cell('pizza', ...) (df = 0)",
-            hint="A term in no document has IDF log10(N/0): raise ValueError instead of dividing by zero.",
         )
     return ex.result
 
@@ -181,36 +151,92 @@ def check_window_counts(window_counts: Callable) -> CheckResult:
     return ex.result
 
 
-def check_ppmi(ppmi: Callable) -> CheckResult:
-    """``ppmi(counts, alpha)``: positive PMI (log2) with alpha-smoothed context probabilities, 0 for zero counts."""
-    with Checker("PPMI with context smoothing") as ex:
-        got = ex.call(ppmi, JM_COUNTS.copy(), 1.0)
+def _search_precision(
+    docs: list[list[str]],
+    queries: list[list[str]],
+    relevant: list[set[int]],
+    k: int,
+    *,
+    idf: str | None = "smooth",
+    cosine: bool = True,
+    denominator: str = "k",
+) -> float:
+    """Mean P@k of TF-IDF search with :class:`TfIdf` (the reference), or one of the typical mistakes."""
+    model = TfIdf(idf=idf, norm="l2" if cosine else None, tokenizer=str.split, lowercase=False)
+    d = model.fit_transform([" ".join(doc) for doc in docs])  # (D, V)
+    q = model.transform([" ".join(query) if query else "" for query in queries])  # (Q, V)
+    scores = (q @ d.T).toarray()  # (Q, D): cosines if the rows have unit length
+    rankings = [np.lexsort((np.arange(len(row)), -row)) for row in scores]
+    if denominator == "k":
+        return mean_precision_at_k(rankings, relevant, k)
+    size = (lambda rel: len(rel)) if denominator == "relevant" else (lambda rel: min(k, len(rel)))
+    return float(np.mean([sum(i in rel for i in r[:k]) / size(rel) for r, rel in zip(rankings, relevant)]))
+
+
+SEARCH_MISTAKES = {
+    "no IDF": (
+        {"idf": None},
+        "your numbers match TF-IDF without the IDF factor: multiply each count by "
+        "idf(t) = ln((1 + N) / (1 + df(t))) + 1, with N and df from the documents.",
+    ),
+    "log10 IDF": (
+        {"idf": "log10"},
+        "your numbers match idf = log10(N / df): this exercise uses scikit-learn's smooth IDF, "
+        "ln((1 + N) / (1 + df)) + 1.",
+    ),
+    "dot product": (
+        {"cosine": False},
+        "your numbers match ranking by the dot product of unnormalised vectors: divide every "
+        "document and query vector by its length (L2 norm), so that a long or repetitive document "
+        "does not win just by being long.",
+    ),
+    "P@k over |relevant|": (
+        {"denominator": "relevant"},
+        "your numbers match hits / len(relevant) (that is recall at k): precision at k always divides by k, "
+        "also when a query has fewer than k relevant documents.",
+    ),
+}
+
+
+def check_search_precision_at_k(search_precision_at_k: Callable) -> CheckResult:
+    """``search_precision_at_k(docs, queries, relevant, k)``: mean P@k of TF-IDF cosine search."""
+    with Checker("TF-IDF search and precision at k") as ex:
+        docs, queries, relevant = SEARCH_DOCS, SEARCH_QUERIES, SEARCH_RELEVANT
+        for k in (1, 3):
+            got = ex.call(search_precision_at_k, docs, queries, relevant, k)
+            want = _search_precision(docs, queries, relevant, k)
+            try:
+                value = float(got)
+            except (TypeError, ValueError):
+                ex.fail(f"search_precision_at_k should return one number (the mean P@k), got {type(got).__name__}.")
+                return ex.result
+            if not math.isclose(value, want, rel_tol=1e-9, abs_tol=1e-12):
+                hints = [
+                    hint
+                    for kwargs, hint in SEARCH_MISTAKES.values()
+                    if math.isclose(value, _search_precision(docs, queries, relevant, k, **kwargs), abs_tol=1e-12)
+                ]
+                if hints:
+                    ex.fail(f"with k={k} you return {value:.4f} instead of {want:.4f}; " + " Or: ".join(hints))
+                    return ex.result
+                ex.fail(
+                    f"with k={k} on the small judged collection you return {value:.4f} instead of {want:.4f}. "
+                    "Check the steps one at a time: counts, IDF from the documents, unit-length vectors, "
+                    "cosine ranking (ties: lower index first), then the share of relevant documents in the top k."
+                )
+                return ex.result
+        ties = [["a", "b"], ["c"], ["c"]]
         ex.expect_close(
-            got,
-            pmi(JM_COUNTS, alpha=1.0),
-            what="ppmi(Jurafsky & Martin counts, alpha=1)",
-            rtol=1e-6,
-            hint="PMI = log2(P(w,c) / (P(w) P(c))) with probabilities from the counts; then max(PMI, 0).",
+            ex.call(search_precision_at_k, ties, [["c"]], [{1}], 1),
+            1.0,
+            what="search_precision_at_k([['a','b'], ['c'], ['c']], [['c']], [{1}], k=1)",
+            hint="Documents 1 and 2 tie; a tie is broken by the lower index, so document 1 comes first "
+            "(np.argsort(-scores, kind='stable') does this).",
         )
+        got = ex.call(search_precision_at_k, docs, [["zebra"]], [{2}], 1)
         ex.expect(
-            bool(np.all(np.isfinite(np.asarray(got, dtype=float)))),
-            "a zero count should give PPMI 0, not nan or -inf (log of 0 is -inf, and max(-inf, 0) = 0).",
-        )
-        small = np.array([[1.0, 3.0], [0.0, 13.0]])
-        got = ex.call(ppmi, small, 0.75)
-        ex.expect_close(
-            got,
-            [[math.log2(9 / 4), 0.0], [0.0, math.log2(9 / 8)]],
-            what="ppmi([[1, 3], [0, 13]], alpha=0.75)",
-            hint="Raise the context (column) totals 1 and 16 to the power alpha (1 and 8), then divide by "
-            "their sum: P_alpha(c) = 1/9 and 8/9. P(w) uses the row totals, unsmoothed.",
-        )
-        got = ex.call(ppmi, JM_COUNTS.copy(), 0.75)
-        ex.expect_close(
-            got,
-            pmi(JM_COUNTS, alpha=0.75),
-            what="ppmi(Jurafsky & Martin counts, alpha=0.75)",
-            rtol=1e-6,
-            hint="Only the context probabilities are smoothed: f(c)**alpha / sum of f(c')**alpha.",
+            got is not None and np.isfinite(float(got)) and math.isclose(float(got), 0.0, abs_tol=1e-12),
+            f"a query with no known word should give P@1 = 0 (its vector is zero, so every cosine is 0 and the "
+            f"order is by index), got {got}. Do not divide by the query's zero length: treat its cosines as 0.",
         )
     return ex.result

@@ -5,10 +5,10 @@ correlation with human judgements) and ``cooccurrence`` (term-term counts, PPMI,
 
 Documents become columns of a term-document matrix (weighted by TF-IDF), words
 become rows of a term-term co-occurrence matrix (weighted by PPMI). Follows the
-user's seeds 000 (bag of words with a top-(n-1) vocabulary plus UNK), 002 (the
-TF-IDF table: relative TF x log10 IDF) and 004 section 4 (term-document and
-term-term matrices, PMI/PPMI with alpha = 0.75 context smoothing), which follow
-Jurafsky & Martin, *Speech and Language Processing* (3rd ed.), chapter 6.
+lecture notes (bag of words with a top-(n-1) vocabulary plus UNK; the TF-IDF table:
+relative TF x log10 IDF; term-document and term-term matrices, PMI/PPMI with alpha = 0.75
+context smoothing), which follow Jurafsky & Martin, *Speech and Language Processing*
+(3rd ed.), chapter 6, and Salton & Buckley (1988).
 
 Matrices are ``scipy.sparse`` internally (documents x terms, as in scikit-learn),
 so 10k documents fit in memory; the pandas functions (:func:`tf_idf`,
@@ -21,8 +21,9 @@ Tokens are case-folded (``lowercase=True``) *after* tokenization, so "The" and
 "the" are one term. The default tokenizer is ``nlp_helpers.tokenization.word_tokenize``
 with ``keep_punct=False`` (punctuation is not a term).
 
-Left out: n-gram features, stop-word lists, stemming, BM25, min/max document
-frequency cut-offs, and distance-weighted co-occurrence windows (GloVe).
+Left out: n-gram features, stop-word lists, stemming, min/max document
+frequency cut-offs, and distance-weighted co-occurrence windows (GloVe). BM25 is in
+``bm25``, precision at k in ``evaluation``.
 """
 
 from __future__ import annotations
@@ -64,12 +65,12 @@ __all__ = [
 # name -> formula, for documentation and error messages (count = c, tokens in document = |d|).
 TF_WEIGHTS = {
     "raw": "c",  # scikit-learn's default
-    "relative": "c / |d|",  # seed 002
+    "relative": "c / |d|",  # the lecture notes
     "log": "log10(1 + c)",  # Jurafsky & Martin
     "sublinear": "1 + ln(c) if c > 0",  # scikit-learn's sublinear_tf=True
 }
 IDF_WEIGHTS = {
-    "log10": "log10(N / df)",  # seed 002, Jurafsky & Martin
+    "log10": "log10(N / df)",  # the lecture notes, Jurafsky & Martin
     "ln": "ln(N / df) + 1",  # scikit-learn smooth_idf=False
     "smooth": "ln((1 + N) / (1 + df)) + 1",  # scikit-learn's default
     None: "1 (no IDF)",
@@ -202,7 +203,7 @@ class TfIdf:
     """TF-IDF vectorizer on ``scipy.sparse``: ``fit`` learns vocabulary and IDF, ``transform`` weights documents.
 
     Defaults (``tf="raw", idf="smooth", norm="l2"``) are scikit-learn's ``TfidfVectorizer()``;
-    ``tf="relative", idf="log10", norm=None`` is seed 002's table. After ``fit(docs)``:
+    ``tf="relative", idf="log10", norm=None`` is the lecture notes' table. After ``fit(docs)``:
     ``vocabulary_`` (V terms), ``document_frequency_`` (V,), ``idf_`` (V,), ``n_documents_``
     and ``document_vectors_`` (D, V) CSR, which :meth:`search` ranks.
     """
@@ -334,7 +335,7 @@ def tf_idf(
     vocabulary: Sequence[str] | None = None,
     doc_names: Sequence[str] | None = None,
 ) -> pd.DataFrame:
-    """TF-IDF weights as a DataFrame, terms x documents; the defaults are seed 002's table.
+    """TF-IDF weights as a DataFrame, terms x documents; the defaults are the lecture notes' table.
 
     ``tf`` is one of :data:`TF_WEIGHTS`, ``idf`` one of :data:`IDF_WEIGHTS`, ``norm`` one of
     :data:`NORMS` (applied to each document's vector). IDF is computed from ``docs``.

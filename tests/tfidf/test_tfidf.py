@@ -1,8 +1,8 @@
-"""Tests of nlp_helpers.tfidf: seed 002's table, parity with scikit-learn / nltk, hand-worked PPMI, bad input.
+"""Tests of nlp_helpers.tfidf: the lecture notes' TF-IDF table, parity with scikit-learn / nltk, hand-worked PPMI, bad input.
 
 References: scikit-learn's CountVectorizer/TfidfVectorizer/TruncatedSVD/cosine_similarity
 (same tokenizer passed in), nltk's BigramCollocationFinder (window counts), scipy.stats,
-the numbers printed in seed 002 and in Jurafsky & Martin, *Speech and Language
+the numbers printed in the lecture notes and in Jurafsky & Martin, *Speech and Language
 Processing* (3rd ed.), ch. 6 (Fig. 6.10 counts, Fig. 6.12 PPMI, the cosine example).
 """
 
@@ -23,7 +23,7 @@ from nlp_helpers.data.corpora import lee_background, lee_documents, lee_similari
 from nlp_helpers.seeds import rng as seeded_rng
 from nlp_helpers.seeds import seed
 from nlp_helpers.tfidf.bag_of_words import (
-    SEED_DOCUMENTS,
+    NOTES_DOCUMENTS,
     bag_of_words,
     build_vocabulary,
     one_hot,
@@ -43,8 +43,8 @@ from nlp_helpers.tfidf.weighting import (
 )
 from nlp_helpers.tokenization.words import word_tokenize
 
-SEED_DOCS = list(SEED_DOCUMENTS)
-# Seed 002's table, typed from the seed: token -> (TF per document, document count, IDF, TF x IDF per document).
+SEED_DOCS = list(NOTES_DOCUMENTS)
+# The lecture notes' table, typed from the notes: token -> (TF per document, document count, IDF, TF x IDF per document).
 SEED_TABLE = {
     "many": ([0.125, 0, 0, 0.043478260869565216], 2, 0.301, [0.038, 0, 0, 0.013]),
     "popular": ([0.125, 0, 0, 0], 1, 0.602, [0.075, 0, 0, 0]),
@@ -64,7 +64,7 @@ def split(text: str) -> list[str]:
     return text.split()
 
 
-# --------------------------------------------------------------------------- seed 002
+# --------------------------------------------------------------------------- the lecture notes' table
 def test_seed_documents_have_the_seeds_token_counts():
     _, _, lengths = count_matrix(SEED_DOCS)
     assert lengths.tolist() == [8, 13, 21, 23]

@@ -9,12 +9,11 @@ import numpy as np
 import pytest
 
 from nlp_helpers.exercises.checker import STRICT_ENV
-from nlp_helpers.tfidf.bag_of_words import SEED_DOCUMENTS, tokenize_corpus
+from nlp_helpers.tfidf.bag_of_words import NOTES_DOCUMENTS, tokenize_corpus
 from nlp_helpers.tfidf.exercises import (
     check_bag_of_words_vector,
     check_cosine,
-    check_ppmi,
-    check_tf_idf_cell,
+    check_search_precision_at_k,
     check_window_counts,
 )
 from tests.exercise_helpers import stub
@@ -23,7 +22,7 @@ from tests.exercise_helpers import stub
 def test_seed_tokens_of_the_checkers_are_the_chapters_tokenization():
     from nlp_helpers.tfidf.exercises import SEED_TOKENS
 
-    assert SEED_TOKENS == tokenize_corpus(SEED_DOCUMENTS)
+    assert SEED_TOKENS == tokenize_corpus(NOTES_DOCUMENTS)
 
 
 # --------------------------------------------------------------------------- bag of words
@@ -48,42 +47,6 @@ def test_bag_of_words_checker():
     assert check_bag_of_words_vector(stub).status == "not yet"
     assert "UNK" in check_bag_of_words_vector(bow_drops_unknown).message
     assert "should be [1. 1. 1. 5.]" in check_bag_of_words_vector(bow_set).message
-
-
-# --------------------------------------------------------------------------- TF-IDF cell
-def cell_ok(term, doc, docs):
-    df = sum(term in d for d in docs)
-    if df == 0:
-        raise ValueError(f"{term!r} is in no document")
-    return docs[doc].count(term) / len(docs[doc]) * math.log10(len(docs) / df)
-
-
-def cell_ln(term, doc, docs):
-    return cell_ok(term, doc, docs) * math.log(10)
-
-
-def cell_raw_count(term, doc, docs):
-    return cell_ok(term, doc, docs) * len(docs[doc])
-
-
-def cell_zero_division(term, doc, docs):
-    df = sum(term in d for d in docs)
-    return docs[doc].count(term) / len(docs[doc]) * math.log10(len(docs) / df)
-
-
-def cell_returns_nan(term, doc, docs):
-    df = sum(term in d for d in docs)
-    return float("nan") if df == 0 else cell_ok(term, doc, docs)
-
-
-def test_tf_idf_cell_checker():
-    assert check_tf_idf_cell(cell_ok).passed
-    assert check_tf_idf_cell(stub).status == "not yet"
-    assert "log10" in check_tf_idf_cell(cell_ln).message
-    assert check_tf_idf_cell(cell_raw_count).status == "wrong"
-    # ZeroDivisionError is not the ValueError the exercise asks for
-    assert "ValueError" in check_tf_idf_cell(cell_zero_division).message
-    assert "ValueError" in check_tf_idf_cell(cell_returns_nan).message
 
 
 # --------------------------------------------------------------------------- cosine
@@ -147,47 +110,72 @@ def test_window_counts_checker():
     assert "wrong counts" in check_window_counts(window_unique_pairs).message
 
 
-# --------------------------------------------------------------------------- PPMI
-def ppmi_ok(counts, alpha=0.75):
-    f = np.asarray(counts, float)
-    total = f.sum()
-    p_w = f.sum(axis=1) / total
-    fc = f.sum(axis=0) ** alpha
-    p_c = fc / fc.sum()
-    with np.errstate(divide="ignore"):
-        values = np.log2((f / total) / np.outer(p_w, p_c))
-    return np.maximum(values, 0)
+# --------------------------------------------------------------------------- search + precision at k
+def search_ok(docs, queries, relevant, k, *, idf="smooth", unit=True, ties="index", denominator="k"):
+    """An independent solution in plain Python (dicts, math), with switches for the typical mistakes."""
+    vocab = sorted({t for d in docs for t in d})
+    n = len(docs)
+    df = {t: sum(t in d for d in docs) for t in vocab}
+    if idf == "smooth":
+        weight = {t: math.log((1 + n) / (1 + df[t])) + 1 for t in vocab}
+    elif idf == "log10":
+        weight = {t: math.log10(n / df[t]) for t in vocab}
+    else:
+        weight = dict.fromkeys(vocab, 1.0)
+
+    def vec(tokens):
+        c = Counter(t for t in tokens if t in weight)
+        v = {t: c[t] * weight[t] for t in c}
+        size = math.sqrt(sum(x * x for x in v.values()))
+        return {t: x / size for t, x in v.items()} if (unit and size > 0) else v
+
+    dvecs = [vec(d) for d in docs]
+    total = 0.0
+    for q, rel in zip(queries, relevant):
+        qv = vec(q)
+        scores = [sum(x * dv.get(t, 0.0) for t, x in qv.items()) for dv in dvecs]
+        order = sorted(range(n), key=lambda i: (-scores[i], i if ties == "index" else -i))
+        hits = sum(i in rel for i in order[:k])
+        total += hits / (k if denominator == "k" else len(rel))
+    return total / len(queries)
 
 
-def ppmi_smooths_rows(counts, alpha=0.75):
-    return ppmi_ok(np.asarray(counts, float).T, alpha).T
+def test_search_checker_accepts_an_independent_solution_and_the_reference_agrees():
+    from nlp_helpers.tfidf.exercises import SEARCH_DOCS, SEARCH_QUERIES, SEARCH_RELEVANT, _search_precision
+
+    assert check_search_precision_at_k(search_ok).passed
+    assert check_search_precision_at_k(stub).status == "not yet"
+    for k in (1, 2, 3, 5):  # the checker's reference (TfIdf + mean_precision_at_k) equals the plain-Python one
+        assert _search_precision(SEARCH_DOCS, SEARCH_QUERIES, SEARCH_RELEVANT, k) == pytest.approx(
+            search_ok(SEARCH_DOCS, SEARCH_QUERIES, SEARCH_RELEVANT, k), rel=1e-12
+        )
+    # hand-worked: with IDF, "the strike" finds the two strike stories first; at k=1 all four queries hit
+    assert search_ok(SEARCH_DOCS, SEARCH_QUERIES, SEARCH_RELEVANT, 1) == 1.0
 
 
-def ppmi_no_renormalisation(counts, alpha=0.75):
-    f = np.asarray(counts, float)
-    total = f.sum()
-    p_w = f.sum(axis=1) / total
-    p_c = (f.sum(axis=0) / total) ** alpha
-    with np.errstate(divide="ignore"):
-        return np.maximum(np.log2((f / total) / np.outer(p_w, p_c)), 0)
+@pytest.mark.parametrize(
+    ("mistake", "hint"),
+    [
+        ({"idf": None}, "without the IDF"),
+        ({"idf": "log10"}, "log10(N / df)"),
+        ({"unit": False}, "dot product"),
+        ({"denominator": "relevant"}, "recall at k"),
+        ({"ties": "reverse"}, "lower index"),
+    ],
+)
+def test_search_checker_names_the_typical_mistake(mistake, hint):
+    result = check_search_precision_at_k(lambda d, q, r, k: search_ok(d, q, r, k, **mistake))
+    assert result.status == "wrong" and hint in result.message, result.message
 
 
-def ppmi_nan_for_zero(counts, alpha=0.75):
-    out = ppmi_ok(counts, alpha)
-    out[np.asarray(counts) == 0] = np.nan
-    return out
+def test_search_checker_rejects_nan_for_an_unknown_query():
+    def divides_by_zero(docs, queries, relevant, k):
+        if any(all(t not in {w for d in docs for w in d} for t in q) for q in queries):
+            return float("nan")
+        return search_ok(docs, queries, relevant, k)
 
-
-def ppmi_natural_log(counts, alpha=0.75):
-    return ppmi_ok(counts, alpha) * math.log(2)
-
-
-def test_ppmi_checker():
-    assert check_ppmi(ppmi_ok).passed
-    assert check_ppmi(stub).status == "not yet"
-    for wrong in (ppmi_smooths_rows, ppmi_no_renormalisation, ppmi_nan_for_zero, ppmi_natural_log):
-        assert check_ppmi(wrong).status == "wrong", wrong.__name__
-    assert "nan" in check_ppmi(ppmi_nan_for_zero).message
+    result = check_search_precision_at_k(divides_by_zero)
+    assert result.status == "wrong" and "zero" in result.message
 
 
 def test_strict_mode_raises_on_a_wrong_answer(monkeypatch):
