@@ -139,3 +139,16 @@ def test_viterbi_trellis_fills_in_word_by_word_and_traces_the_best_path(open_pag
     page.keyboard.press("Enter")
     assert "VERB" in root.locator("[data-testid='vt-candidates']").inner_text()
     assert log.console_errors == [] and log.page_errors == []
+
+
+def test_naive_bayes_explorer_adds_up_the_words_of_what_the_reader_types(open_page):
+    spec = golden("naive_bayes_widget.json")
+    page, log = open_page(spec["page"])
+    root = page.locator("[data-testid='nb-root']").first
+    root.wait_for()
+    for case in spec["cases"]:
+        apply_controls(root, [{"testid": "nb-text", "value": case["text"]}])
+        shown = float(root.locator("[data-testid='nb-logodds']").get_attribute("data-value"))
+        assert abs(shown - case["log_odds"]) <= spec["tolerance"], case["text"]
+    assert root.locator("[data-testid='nb-tokens'] > *").count() == 2  # "zzzqx blorp": two unknown words
+    assert log.console_errors == [] and log.page_errors == []
