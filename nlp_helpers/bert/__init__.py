@@ -7,6 +7,8 @@ One concept per module (import from the module itself; this file re-exports noth
   sentence embeddings, semantic search.
 * ``classifier``: fine-tuning the encoder for sentence classification on a CPU.
 * ``mlm``: masked language modelling and a small masked LM.
+* ``qa``: extractive question answering: the best answer span from start/end logits.
+* ``family``: parameter counts of BERT's relatives from their configurations.
 * ``nsp``: next-sentence prediction pairs.
 * ``topics``: BERTopic in miniature, with c-TF-IDF labels.
 * ``exercises``: the checkers of the chapter's exercises.

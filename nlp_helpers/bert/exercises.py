@@ -2,7 +2,7 @@
 
 Each ``check_*`` calls the student's function on small inputs, compares it with
 the book's helpers (:mod:`nlp_helpers.bert.wordpiece`, :mod:`nlp_helpers.bert.mlm`,
-:mod:`nlp_helpers.bert.minilm`, :mod:`nlp_helpers.bert.topics`) and with values worked out by
+:mod:`nlp_helpers.bert.minilm`, :mod:`nlp_helpers.bert.topics`, :mod:`nlp_helpers.bert.qa`) and with values worked out by
 hand, and tries the edge case students forget.
 """
 
@@ -15,12 +15,20 @@ import numpy as np
 
 from nlp_helpers.bert.minilm import mean_pool
 from nlp_helpers.bert.mlm import corrupt
+from nlp_helpers.bert.qa import best_span
 from nlp_helpers.bert.topics import c_tf_idf_from_counts
 from nlp_helpers.bert.wordpiece import wordpiece_word
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.seeds import rng as seeded_rng
 
-__all__ = ["TINY_VOCAB", "check_greedy_wordpiece", "check_corrupt", "check_masked_mean", "check_c_tf_idf"]
+__all__ = [
+    "TINY_VOCAB",
+    "check_greedy_wordpiece",
+    "check_corrupt",
+    "check_masked_mean",
+    "check_c_tf_idf",
+    "check_answer_span",
+]
 
 # A tiny WordPiece vocabulary: word-initial pieces and "##" continuations.
 TINY_VOCAB = {
@@ -179,4 +187,46 @@ def check_c_tf_idf(c_tf_idf_scores: Callable) -> CheckResult:
             what="c_tf_idf_scores on classes of different sizes (13, 4 and 10 words)",
             hint="Normalise each class by its own number of words; the average in the IDF is over classes.",
         )
+    return ex.result
+
+
+def check_answer_span(answer_span: Callable) -> CheckResult:
+    """``answer_span(start_logits, end_logits, allowed, max_len)``: the best span ``(i, j)`` of a QA model."""
+    with Checker("Extractive QA: the best answer span") as ex:
+        start = np.array([5.0, 0.0, 3.0, 1.0, 0.0])
+        end = np.array([5.0, 0.0, 0.5, 2.0, 9.0])
+        allowed = np.array([False, True, True, True, True])
+        # By hand: [CLS] (position 0) is not allowed; start 2 (3.0) + end 4 (9.0) = 12 is the best.
+        ex.expect_equal(
+            tuple(int(v) for v in ex.call(answer_span, start, end, allowed, 5)),
+            (2, 4),
+            what="answer_span on the 5-token example (max_len 5)",
+            hint="Score every pair i <= j as start[i] + end[j], skipping positions that are not allowed "
+            "([CLS] and the question): the answer must lie in the passage.",
+        )
+        ex.expect_equal(
+            tuple(int(v) for v in ex.call(answer_span, start, end, allowed, 2)),
+            (3, 4),
+            what="answer_span with max_len 2",
+            hint="A span (i, j) has j - i + 1 tokens; with max_len 2 only j <= i + 1 is allowed.",
+        )
+        backwards = np.array([0.0, 0.0, 0.0, 9.0]), np.array([9.0, 0.0, 1.0, 0.0])
+        ex.expect_equal(
+            tuple(int(v) for v in ex.call(answer_span, *backwards, np.ones(4, bool), 4)),
+            best_span(*backwards, 4),
+            what="answer_span when the best end comes before the best start",
+            hint="Taking argmax(start) and argmax(end) separately can give an end before the start; "
+            "search over pairs with i <= j.",
+        )
+        rng = seeded_rng(2)
+        for _ in range(5):
+            s_, e_ = rng.normal(size=12), rng.normal(size=12)
+            ok = rng.random(12) < 0.7
+            ok[3] = True
+            ex.expect_equal(
+                tuple(int(v) for v in ex.call(answer_span, s_, e_, ok, 4)),
+                best_span(s_, e_, 4, ok),
+                what="answer_span on random logits",
+                hint="Both ends of the span must be allowed positions.",
+            )
     return ex.result

@@ -9,6 +9,7 @@ import pytest
 
 from nlp_helpers.bert.exercises import (
     TINY_VOCAB,
+    check_answer_span,
     check_c_tf_idf,
     check_corrupt,
     check_greedy_wordpiece,
@@ -186,3 +187,32 @@ def test_strict_mode_raises_on_a_wrong_answer(monkeypatch):
     with pytest.raises(AssertionError, match="c-TF-IDF"):
         check_c_tf_idf(ctfidf_log10)
     assert check_c_tf_idf(ctfidf_ok).passed
+
+
+# --------------------------------------------------------------------------- answer span
+def span_ok(start, end, allowed, max_len):
+    best, arg = -np.inf, None
+    for i in range(len(start)):
+        for j in range(i, min(len(start), i + max_len)):
+            if allowed[i] and allowed[j] and start[i] + end[j] > best:
+                best, arg = start[i] + end[j], (i, j)
+    return arg
+
+
+def span_separate_argmax(start, end, allowed, max_len):
+    s = np.where(allowed, start, -np.inf)
+    e = np.where(allowed, end, -np.inf)
+    return int(np.argmax(s)), int(np.argmax(e))
+
+
+def span_ignores_allowed(start, end, allowed, max_len):
+    return span_ok(start, end, np.ones(len(start), bool), max_len)
+
+
+def test_answer_span_checker():
+    assert check_answer_span(span_ok).passed
+    assert check_answer_span(stub).status == "not yet"
+    assert check_answer_span(span_ignores_allowed).status == "wrong"
+    result = check_answer_span(span_separate_argmax)
+    assert result.status == "wrong" and "max_len" in result.message
+    assert check_answer_span(lambda *a: None).status == "wrong"
