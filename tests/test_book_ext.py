@@ -115,16 +115,20 @@ PDF_MENU = (
     '<span class="btn__text-container">.pdf</span>\n</button>\n</li></ul>'
 )
 MODE_SCRIPT = '<script>document.documentElement.dataset.mode = localStorage.getItem("mode") || "";</script>'
+FONTAWESOME = '<script defer src="../_static/scripts/fontawesome.js?digest=55c26ed414f5f8a31ebb"></script>\n'
 
 
 def test_the_pdf_download_goes_and_the_colour_mode_defaults_to_auto():
-    fixed = book_ext.fix_theme_defaults(PDF_MENU + MODE_SCRIPT)
+    fixed = book_ext.fix_theme_defaults(PDF_MENU + FONTAWESOME + MODE_SCRIPT)
+    assert "fontawesome.js" not in fixed
     assert "btn-download-pdf-button" not in fixed and "print()" not in fixed
     assert "btn-download-source-button" in fixed  # the .ipynb download stays
     assert 'localStorage.getItem("mode") || "auto"' in fixed
     assert book_ext.fix_theme_defaults(fixed) == fixed  # a second build changes nothing
     with pytest.raises(ExtensionError, match="PDF download markup changed"):
         book_ext.fix_theme_defaults('<a class="btn-download-pdf-button" href="x.pdf">.pdf</a>')
+    with pytest.raises(ExtensionError, match="Font Awesome script tag changed"):
+        book_ext.fix_theme_defaults('<script src="_static/scripts/fontawesome.js"></script>')
     with pytest.raises(ExtensionError, match="colour-mode script changed"):
         book_ext.fix_theme_defaults('x = localStorage.getItem("mode") || ""')
 

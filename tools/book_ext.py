@@ -25,7 +25,8 @@ their verdict on the hidden solution).
 ``nb_ipywidgets_js``) is loaded only by pages that show a widget; the ".pdf" download (the browser's print dialog on a
 40,000 px page, not a real PDF) is removed from the download menu; and the theme's start-up script,
 which sets the colour mode to "" when the reader never chose one (logging "Got invalid theme mode" on
-every first visit), defaults to "auto".
+every first visit), defaults to "auto"; and the theme's 1.5 MB Font Awesome script (which only swaps the
+icons its stylesheet already draws from web fonts for SVGs) is not loaded.
 
 Every rewrite checks that it found what it rewrites and every page is checked after the build:
 a theme or Sphinx release that changes this markup fails the build with a message naming the page
@@ -133,10 +134,13 @@ _PDF_ITEM = re.compile(
     r'<li>\s*<button onclick="window\.print\(\)"\s+class="btn btn-sm btn-download-pdf-button.*?</li>', re.S
 )
 _MODE_DEFAULT = 'document.documentElement.dataset.mode = localStorage.getItem("mode") || "";'
+# The theme loads Font Awesome twice: as web fonts from its stylesheet (enough to draw every icon) and as
+# a 1.5 MB script that swaps each icon for an SVG. The script goes; the icons stay.
+_FONTAWESOME_JS = re.compile(r'<script defer src="[^"]*scripts/fontawesome\.js(\?[^"]*)?"></script>\s*')
 
 
 def fix_theme_defaults(html: str, page: str = "page") -> str:
-    """Drop the print-to-PDF download entry and give the theme's colour mode the default "auto".
+    """Drop the print-to-PDF download entry and the Font Awesome script; give the colour mode the default "auto".
 
     Raises ``ExtensionError`` when a page has the theme's download menu or mode script in a form these
     fixes do not know.
@@ -145,6 +149,9 @@ def fix_theme_defaults(html: str, page: str = "page") -> str:
     if n_pdf == 0 and "btn-download-pdf-button" in html:
         raise ExtensionError(f"tools/book_ext.py: {page}: the theme's PDF download markup changed; update the fix")
     html = html.replace(_MODE_DEFAULT, _MODE_DEFAULT.replace('|| ""', '|| "auto"'))
+    html = _FONTAWESOME_JS.sub("", html)
+    if "scripts/fontawesome.js" in html:
+        raise ExtensionError(f"tools/book_ext.py: {page}: the theme's Font Awesome script tag changed; update the fix")
     if 'localStorage.getItem("mode") || ""' in html:
         raise ExtensionError(f"tools/book_ext.py: {page}: the theme's colour-mode script changed; update the fix")
     return html
@@ -162,7 +169,8 @@ def check_page(html: str, page: str = "page") -> None:
 def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
     if exception is not None or app.builder.format != "html":
         return
-    pages = sorted(Path(app.outdir).rglob("*.html"))
+    # The pages the book wrote (not the theme's template fragments copied into _static/).
+    pages = sorted(p for p in Path(app.outdir).rglob("*.html") if "_static" not in p.relative_to(app.outdir).parts)
     if not pages:
         raise ExtensionError(f"tools/book_ext.py: the HTML build wrote no page into {app.outdir}")
     for page in pages:

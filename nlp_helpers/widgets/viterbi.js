@@ -103,7 +103,7 @@ function render({ model, el }) {
     if (Number(stepSlider.input.value) !== step) stepSlider.set(step);
     const W = LEFT + CW * T + 8;
     const H = TOP + CH * K + 8;
-    const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", style: `width: 100%; max-width: ${W}px; height: auto;`,
+    const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "group", style: `width: 100%; max-width: ${W}px; height: auto;`,
       "aria-label": `Viterbi trellis: ${K} tags (rows) by ${T} words (columns), ${step} filled in` });
     words.forEach((w, t) => s.append(svg("text", { x: LEFT + CW * t + CW / 2, y: 15, "text-anchor": "middle", "font-size": 12, "font-weight": t < step ? "bold" : "normal", text: w })));
     tags.forEach((tag, j) => s.append(svg("text", { x: LEFT - 6, y: TOP + CH * j + CH / 2 + 4, "text-anchor": "end", "font-size": 11, text: tag })));
@@ -120,8 +120,10 @@ function render({ model, el }) {
     for (let t = 0; t < T; t++) {
       for (let j = 0; j < K; j++) {
         const filled = t < step;
-        const g = svg("g", { class: "nlpw-vt-cell", tabindex: filled ? 0 : -1, role: "button", "data-testid": `vt-cell-${t}-${j}`,
-          "data-log": filled ? String(v[t][j]) : "", "aria-label": filled ? `v at word ${t + 1} (${words[t]}), tag ${tags[j]}: probability ${prob(v[t][j])}` : "not computed yet" });
+        const g = svg("g", filled
+          ? { class: "nlpw-vt-cell", tabindex: 0, role: "button", "data-testid": `vt-cell-${t}-${j}`, "data-log": String(v[t][j]),
+            "aria-label": `v at word ${t + 1} (${words[t]}), tag ${tags[j]}: probability ${prob(v[t][j])}` }
+          : { "data-testid": `vt-cell-${t}-${j}`, "data-log": "", "aria-hidden": "true" });
         const best = filled && v[t][j] !== NEG && v[t][j] === Math.max(...v[t]);
         g.append(svg("rect", { x: LEFT + CW * t + 6, y: TOP + CH * j + 3, width: CW - 12, height: CH - 6, rx: 4,
           fill: filled ? (v[t][j] === NEG ? "transparent" : best ? "#56b4e9" : "#cfe8f7") : "transparent",
