@@ -7,7 +7,9 @@ import pytest
 
 from nlp_helpers.attention.exercises import (
     check_causal_mask,
+    check_grouped_query_attention,
     check_positional_encoding,
+    check_rope,
     check_scaled_dot_product_attention,
     check_slide_layer_norm,
     check_split_heads,
@@ -135,3 +137,63 @@ def test_strict_mode_raises_on_a_wrong_answer(monkeypatch):
     monkeypatch.setenv("NLP_EXERCISES_STRICT", "1")
     with pytest.raises(AssertionError, match="Causal mask"):
         check_causal_mask(lambda n: np.ones((n, n), dtype=bool))
+
+
+# ---- the modern-block exercises: references written with plain numpy loops -----------------
+
+
+def rope_ok(x, positions, base=10000.0):
+    T, d = x.shape
+    out = np.empty_like(x)
+    for t in range(T):
+        for m in range(d // 2):
+            a = positions[t] * base ** (-2 * m / d)
+            x1, x2 = x[t, m], x[t, m + d // 2]
+            out[t, m], out[t, m + d // 2] = x1 * np.cos(a) - x2 * np.sin(a), x1 * np.sin(a) + x2 * np.cos(a)
+    return out
+
+
+def rope_interleaved(x, positions, base=10000.0):
+    T, d = x.shape
+    out = np.empty_like(x)
+    for t in range(T):
+        for m in range(d // 2):
+            a = positions[t] * base ** (-2 * m / d)
+            x1, x2 = x[t, 2 * m], x[t, 2 * m + 1]
+            out[t, 2 * m], out[t, 2 * m + 1] = x1 * np.cos(a) - x2 * np.sin(a), x1 * np.sin(a) + x2 * np.cos(a)
+    return out
+
+
+def gqa_ok(x, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, base, causal=True, rope=True, share="repeat"):
+    T = x.shape[0]
+    d_h = W_q.shape[1] // n_heads
+    pos = np.arange(T)
+    outs = []
+    for i in range(n_heads):
+        g = i // (n_heads // n_kv_heads) if share == "repeat" else i % n_kv_heads
+        q = x @ W_q[:, i * d_h : (i + 1) * d_h]
+        k = x @ W_k[:, g * d_h : (g + 1) * d_h]
+        v = x @ W_v[:, g * d_h : (g + 1) * d_h]
+        if rope:
+            q, k = rope_ok(q, pos, base), rope_ok(k, pos, base)
+        s = q @ k.T / np.sqrt(d_h)
+        if causal:
+            s = np.where(np.tril(np.ones((T, T), bool)), s, -np.inf)
+        w = np.exp(s - s.max(axis=1, keepdims=True))
+        outs.append((w / w.sum(axis=1, keepdims=True)) @ v)
+    return np.concatenate(outs, axis=1) @ W_o
+
+
+def test_rope_checker():
+    assert check_rope(rope_ok).passed
+    assert "half-split" in check_rope(rope_interleaved).message
+    assert not check_rope(lambda x, p, base=10000.0: x).passed
+    assert check_rope(stub).status == "not yet"
+
+
+def test_gqa_checker():
+    assert check_grouped_query_attention(gqa_ok).passed
+    assert "np.repeat" in check_grouped_query_attention(lambda *a: gqa_ok(*a, share="tile")).message
+    assert "causal" in check_grouped_query_attention(lambda *a: gqa_ok(*a, causal=False)).message
+    assert "RoPE" in check_grouped_query_attention(lambda *a: gqa_ok(*a, rope=False)).message
+    assert check_grouped_query_attention(stub).status == "not yet"
