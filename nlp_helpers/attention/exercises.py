@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nlp_helpers.attention.modern import apply_rope, grouped_query_attention
+from nlp_helpers.attention.modern import grouped_query_attention
 from nlp_helpers.attention.positional import positional_encoding
 from nlp_helpers.attention.self_attention import causal_mask, scaled_dot_product_attention, split_heads
 from nlp_helpers.attention.transformer import layer_norm
@@ -22,8 +22,7 @@ __all__ = [
     "check_positional_encoding",
     "check_split_heads",
     "check_slide_layer_norm",
-    "check_rope",
-    "check_grouped_query_attention",
+    "check_kv_cache_step",
 ]
 
 
@@ -194,95 +193,59 @@ def check_slide_layer_norm(fn) -> CheckResult:
     return ex.result
 
 
-def check_rope(fn) -> CheckResult:
-    """``fn(x, positions, base=10000.0)``: rotary position embedding, half-split convention, ``x (T, d)``."""
-    rng = seeded_rng(11)
-    x = rng.normal(size=(5, 8))
-    pos = np.arange(5)
-    with Checker("Rotary position embedding") as ex:
-        got = np.asarray(ex.call(fn, x, pos, 10000.0), dtype=float)
-        ex.expect(
-            got.shape == x.shape,
-            f"rope(x of shape (5, 8), ...) should keep the shape (5, 8), got {got.shape}. "
-            "Hint: RoPE rotates pairs of dimensions; it adds nothing and removes nothing.",
-        )
-        interleaved = x.copy()
-        ang = pos[:, None] * 10000.0 ** (-np.arange(0, 8, 2) / 8)
-        c, s_ = np.cos(ang), np.sin(ang)
-        interleaved[:, 0::2], interleaved[:, 1::2] = x[:, 0::2] * c - x[:, 1::2] * s_, x[:, 0::2] * s_ + x[:, 1::2] * c
-        if np.allclose(got, interleaved, atol=1e-8):
-            ex.fail(
-                "you rotated neighbouring dimensions (0, 1), (2, 3), ...: that is the RoFormer paper's layout. "
-                "Hint: Llama and Hugging Face pair dimension m with m + d/2 (the half-split convention)."
-            )
-        ex.expect_close(
-            got[0], x[0], what="the row at position 0", hint="position 0 has angle 0: its row must not change."
-        )
-        ex.expect_close(
-            np.linalg.norm(got, axis=1),
-            np.linalg.norm(x, axis=1),
-            what="the norm of every row",
-            hint="a rotation keeps lengths: new_1 = x1*cos - x2*sin, new_2 = x1*sin + x2*cos.",
-        )
-        ex.expect_close(
-            got,
-            apply_rope(x, pos, 10000.0),
-            what="rope(x, 0..4)",
-            hint="the angle of pair m at position p is p * base**(-2m/d), m = 0 .. d/2 - 1.",
-        )
-        ex.expect_close(
-            np.asarray(ex.call(fn, x, pos + 7, 100.0), dtype=float),
-            apply_rope(x, pos + 7, 100.0),
-            what="rope(x, 7..11, base=100)",
-            hint="use the positions you are given (not 0..T-1) and the base argument.",
-        )
-    return ex.result
+def check_kv_cache_step(fn) -> CheckResult:
+    """``fn(x_t, position, cache, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, base)`` -> ``(out_t, cache)``.
 
-
-def check_grouped_query_attention(fn) -> CheckResult:
-    """``fn(x, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, base)``: causal GQA with RoPE, ``x (T, d)``."""
+    One generation step of grouped-query attention with RoPE and a KV cache: ``x_t (d,)`` is the new
+    token, ``cache`` is ``None`` or ``(K, V)`` of shape ``(n_kv_heads, t, d_h)`` (keys already rotated).
+    Fed the tokens one at a time it must equal causal attention over the whole sequence.
+    """
     rng = seeded_rng(12)
-    T, d, H, H_kv, d_h = 5, 12, 6, 2, 4
+    T, d, H, H_kv, d_h, base = 5, 12, 6, 2, 4, 10000.0
     x = rng.normal(size=(T, d))
     W_q, W_o = rng.normal(size=(d, H * d_h)) / 3, rng.normal(size=(H * d_h, d)) / 3
     W_k, W_v = rng.normal(size=(d, H_kv * d_h)) / 3, rng.normal(size=(d, H_kv * d_h)) / 3
-    args = (x, W_q, W_k, W_v, W_o, H, H_kv, 10000.0)
-    want, _ = grouped_query_attention(*args[:7], rope_base=10000.0)
-    with Checker("Grouped-query attention") as ex:
-        got = np.asarray(ex.call(fn, *args), dtype=float)
-        ex.expect(
-            got.shape == (T, d),
-            f"the output should have shape ({T}, {d}), got {got.shape}. "
-            "Hint: concatenate the heads back to (T, n_heads * d_h), then multiply by W_o.",
-        )
-        wrong_share = _gqa_tiled(*args)
-        if np.allclose(got, wrong_share, atol=1e-8):
-            ex.fail(
-                "query heads 0, 1, 2 should share key/value head 0, but yours use heads 0, 1, 0. "
-                "Hint: np.repeat(k, n_heads // n_kv_heads, axis=0), not np.tile."
+    want, _ = grouped_query_attention(x, W_q, W_k, W_v, W_o, H, H_kv, rope_base=base)
+    with Checker("A KV cache for grouped-query attention") as ex:
+        cache, outs = None, []
+        for t in range(T):
+            got = ex.call(fn, x[t], t, cache, W_q, W_k, W_v, W_o, H, H_kv, base)
+            ex.expect(
+                isinstance(got, tuple) and len(got) == 2,
+                "the step should return a pair (out_t, cache). Hint: return the new cache too.",
             )
-        no_mask, _ = grouped_query_attention(*args[:7], rope_base=10000.0, causal=False)
-        if np.allclose(got, no_mask, atol=1e-8):
-            ex.fail("the first token sees the later ones. Hint: apply a causal mask (key j <= query i).")
-        no_rope, _ = grouped_query_attention(*args[:7], rope_base=None)
-        if np.allclose(got, no_rope, atol=1e-8):
-            ex.fail("positions play no role. Hint: rotate queries and keys (not values) with RoPE before q . k.")
+            out_t, cache = got
+            outs.append(np.asarray(out_t, dtype=float).reshape(-1))
+            ex.expect(
+                isinstance(cache, tuple) and len(cache) == 2,
+                "the cache should be a pair (K, V). Hint: cache = (K, V) with K, V of shape (n_kv_heads, t, d_h).",
+            )
+            K, V = (np.asarray(c) for c in cache)
+            if K.shape == (H, t + 1, d_h):
+                ex.fail(
+                    f"your cache holds {H} key heads: it stores the keys after sharing. Hint: cache the "
+                    f"{H_kv} key/value heads and share them when attending; that is what saves GQA memory."
+                )
+            ex.expect(
+                K.shape == (H_kv, t + 1, d_h) and V.shape == (H_kv, t + 1, d_h),
+                f"after token {t} the cached K and V should have shape ({H_kv}, {t + 1}, {d_h}), got "
+                f"{K.shape} and {V.shape}. Hint: append the new token's keys along axis 1.",
+            )
+        outs = np.array(outs)
+        no_rope, _ = grouped_query_attention(x, W_q, W_k, W_v, W_o, H, H_kv, rope_base=None)
+        if np.allclose(outs, no_rope, atol=1e-8):
+            ex.fail("positions play no role. Hint: rotate the new query and key at `position` before q . k.")
         ex.expect_close(
-            got,
+            outs[0],
+            want[0],
+            what="the output for the first token",
+            hint="with one token in the cache its weight is 1: the output is its value, per head, times W_o.",
+        )
+        ex.expect_close(
+            outs,
             want,
-            what="grouped-query attention",
-            hint="per head: softmax(q k^T / sqrt(d_h)) v with the causal mask; RoPE on q and k; "
-            "head i uses key/value head i // (n_heads // n_kv_heads).",
+            what="the outputs of five steps",
+            hint="rotate the key at its own position before caching it (never re-rotate cached keys); "
+            "query head i uses key/value head i // (n_heads // n_kv_heads); divide the scores by sqrt(d_h).",
         )
     return ex.result
-
-
-def _gqa_tiled(x, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, base):
-    """The typical mistake: heads share key/value heads cyclically (tile) instead of in blocks (repeat)."""
-    T, d_h = x.shape[0], W_q.shape[1] // n_heads
-    q = apply_rope((x @ W_q).reshape(T, n_heads, d_h).transpose(1, 0, 2), np.arange(T), base)
-    k = apply_rope((x @ W_k).reshape(T, n_kv_heads, d_h).transpose(1, 0, 2), np.arange(T), base)
-    v = (x @ W_v).reshape(T, n_kv_heads, d_h).transpose(1, 0, 2)
-    reps = n_heads // n_kv_heads
-    z, _ = scaled_dot_product_attention(q, np.tile(k, (reps, 1, 1)), np.tile(v, (reps, 1, 1)), causal_mask(T))
-    return z.transpose(1, 0, 2).reshape(T, -1) @ W_o

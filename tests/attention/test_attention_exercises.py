@@ -7,9 +7,8 @@ import pytest
 
 from nlp_helpers.attention.exercises import (
     check_causal_mask,
-    check_grouped_query_attention,
+    check_kv_cache_step,
     check_positional_encoding,
-    check_rope,
     check_scaled_dot_product_attention,
     check_slide_layer_norm,
     check_split_heads,
@@ -139,61 +138,50 @@ def test_strict_mode_raises_on_a_wrong_answer(monkeypatch):
         check_causal_mask(lambda n: np.ones((n, n), dtype=bool))
 
 
-# ---- the modern-block exercises: references written with plain numpy loops -----------------
+# ---- the KV-cache exercise: a reference written with plain numpy loops -----------------------
 
 
-def rope_ok(x, positions, base=10000.0):
-    T, d = x.shape
+def rope_ok(x, position, base):
+    d = len(x)
     out = np.empty_like(x)
-    for t in range(T):
-        for m in range(d // 2):
-            a = positions[t] * base ** (-2 * m / d)
-            x1, x2 = x[t, m], x[t, m + d // 2]
-            out[t, m], out[t, m + d // 2] = x1 * np.cos(a) - x2 * np.sin(a), x1 * np.sin(a) + x2 * np.cos(a)
+    for m in range(d // 2):
+        a = position * base ** (-2 * m / d)
+        x1, x2 = x[m], x[m + d // 2]
+        out[m], out[m + d // 2] = x1 * np.cos(a) - x2 * np.sin(a), x1 * np.sin(a) + x2 * np.cos(a)
     return out
 
 
-def rope_interleaved(x, positions, base=10000.0):
-    T, d = x.shape
-    out = np.empty_like(x)
-    for t in range(T):
-        for m in range(d // 2):
-            a = positions[t] * base ** (-2 * m / d)
-            x1, x2 = x[t, 2 * m], x[t, 2 * m + 1]
-            out[t, 2 * m], out[t, 2 * m + 1] = x1 * np.cos(a) - x2 * np.sin(a), x1 * np.sin(a) + x2 * np.cos(a)
-    return out
-
-
-def gqa_ok(x, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, base, causal=True, rope=True, share="repeat"):
-    T = x.shape[0]
+def kv_step_ok(x_t, position, cache, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, base, rope=True, share_after=False):
     d_h = W_q.shape[1] // n_heads
-    pos = np.arange(T)
+    rot = (lambda v: rope_ok(v, position, base)) if rope else (lambda v: v)
+    k_new = np.stack([rot(x_t @ W_k[:, g * d_h : (g + 1) * d_h]) for g in range(n_kv_heads)])[:, None]
+    v_new = np.stack([x_t @ W_v[:, g * d_h : (g + 1) * d_h] for g in range(n_kv_heads)])[:, None]
+    K, V = (
+        (k_new, v_new)
+        if cache is None
+        else (np.concatenate([cache[0], k_new], 1), np.concatenate([cache[1], v_new], 1))
+    )
     outs = []
     for i in range(n_heads):
-        g = i // (n_heads // n_kv_heads) if share == "repeat" else i % n_kv_heads
-        q = x @ W_q[:, i * d_h : (i + 1) * d_h]
-        k = x @ W_k[:, g * d_h : (g + 1) * d_h]
-        v = x @ W_v[:, g * d_h : (g + 1) * d_h]
-        if rope:
-            q, k = rope_ok(q, pos, base), rope_ok(k, pos, base)
-        s = q @ k.T / np.sqrt(d_h)
-        if causal:
-            s = np.where(np.tril(np.ones((T, T), bool)), s, -np.inf)
-        w = np.exp(s - s.max(axis=1, keepdims=True))
-        outs.append((w / w.sum(axis=1, keepdims=True)) @ v)
-    return np.concatenate(outs, axis=1) @ W_o
+        g = i // (n_heads // n_kv_heads)
+        q = rot(x_t @ W_q[:, i * d_h : (i + 1) * d_h])
+        s = K[g] @ q / np.sqrt(d_h)
+        w = np.exp(s - s.max())
+        outs.append((w / w.sum()) @ V[g])
+    if share_after:
+        K, V = np.repeat(K, n_heads // n_kv_heads, 0), np.repeat(V, n_heads // n_kv_heads, 0)
+    return np.concatenate(outs) @ W_o, (K, V)
 
 
-def test_rope_checker():
-    assert check_rope(rope_ok).passed
-    assert "half-split" in check_rope(rope_interleaved).message
-    assert not check_rope(lambda x, p, base=10000.0: x).passed
-    assert check_rope(stub).status == "not yet"
+def test_kv_cache_checker():
+    assert check_kv_cache_step(kv_step_ok).passed, check_kv_cache_step(kv_step_ok).message
+    assert "positions play no role" in check_kv_cache_step(lambda *a: kv_step_ok(*a, rope=False)).message
 
+    def shared_cache(x_t, position, cache, *rest):
+        if cache is not None:  # undo the sharing the previous step stored
+            n_heads, n_kv = rest[4], rest[5]
+            cache = (cache[0][:: n_heads // n_kv], cache[1][:: n_heads // n_kv])
+        return kv_step_ok(x_t, position, cache, *rest, share_after=True)
 
-def test_gqa_checker():
-    assert check_grouped_query_attention(gqa_ok).passed
-    assert "np.repeat" in check_grouped_query_attention(lambda *a: gqa_ok(*a, share="tile")).message
-    assert "causal" in check_grouped_query_attention(lambda *a: gqa_ok(*a, causal=False)).message
-    assert "RoPE" in check_grouped_query_attention(lambda *a: gqa_ok(*a, rope=False)).message
-    assert check_grouped_query_attention(stub).status == "not yet"
+    assert "key heads" in check_kv_cache_step(shared_cache).message
+    assert check_kv_cache_step(stub).status == "not yet"
