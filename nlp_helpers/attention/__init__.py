@@ -5,6 +5,7 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``self_attention``: scaled dot-product and multi-head attention in numpy, masks.
 * ``positional``: sinusoidal positional encodings and ALiBi biases.
 * ``transformer``: layer norm, the position-wise feed-forward network, encoder and decoder layers in numpy.
+* ``modern``: the block of today's LLMs (Llama, SmolLM2): RMSNorm, RoPE, SwiGLU, grouped-query attention.
 * ``worked_example``: the lecture notes' worked example, one encoder layer on a six-word sentence.
 * ``toy_transformer``: a tiny encoder-decoder transformer that learns to reverse a string.
 * ``exercises``: the checkers of the chapter's exercises.

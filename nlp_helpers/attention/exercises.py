@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from nlp_helpers.attention.modern import grouped_query_attention
 from nlp_helpers.attention.positional import positional_encoding
 from nlp_helpers.attention.self_attention import causal_mask, scaled_dot_product_attention, split_heads
 from nlp_helpers.attention.transformer import layer_norm
@@ -21,6 +22,7 @@ __all__ = [
     "check_positional_encoding",
     "check_split_heads",
     "check_slide_layer_norm",
+    "check_kv_cache_step",
 ]
 
 
@@ -92,7 +94,7 @@ def check_scaled_dot_product_attention(fn) -> CheckResult:
 
 
 def check_positional_encoding(fn) -> CheckResult:
-    """``fn(n_positions, d_model)`` -> the sinusoidal table of seed 001 (sin on even, cos on odd columns)."""
+    """``fn(n_positions, d_model)`` -> the sinusoidal table of the lecture notes (sin on even, cos on odd columns)."""
     with Checker("Sinusoidal positional encoding") as ex:
         got = ex.call(fn, 6, 6)
         arr = np.asarray(got, dtype=float)
@@ -159,7 +161,7 @@ def check_split_heads(fn) -> CheckResult:
 
 
 def check_slide_layer_norm(fn) -> CheckResult:
-    """``fn(x, eps=1e-4)``: seed 001's ``(x - mean) / (s + eps)`` with the sample standard deviation."""
+    """``fn(x, eps=1e-4)``: the lecture notes' ``(x - mean) / (s + eps)`` with the sample standard deviation."""
     x = np.array([[13.12, 12.47, 9.03, 10.35, 8.09, 10.36], [1.0, 2.0, 3.0, 4.0, 5.0, 7.0]])
     with Checker("The slides' normalisation") as ex:
         got = np.asarray(ex.call(fn, x, 1e-4), dtype=float)
@@ -187,5 +189,63 @@ def check_slide_layer_norm(fn) -> CheckResult:
             layer_norm(x, 1e-4, ddof=1, eps_inside_sqrt=False),
             what="the normalised matrix",
             hint="normalise each row (token) on its own: use axis=-1 and keepdims=True.",
+        )
+    return ex.result
+
+
+def check_kv_cache_step(fn) -> CheckResult:
+    """``fn(x_t, position, cache, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, base)`` -> ``(out_t, cache)``.
+
+    One generation step of grouped-query attention with RoPE and a KV cache: ``x_t (d,)`` is the new
+    token, ``cache`` is ``None`` or ``(K, V)`` of shape ``(n_kv_heads, t, d_h)`` (keys already rotated).
+    Fed the tokens one at a time it must equal causal attention over the whole sequence.
+    """
+    rng = seeded_rng(12)
+    T, d, H, H_kv, d_h, base = 5, 12, 6, 2, 4, 10000.0
+    x = rng.normal(size=(T, d))
+    W_q, W_o = rng.normal(size=(d, H * d_h)) / 3, rng.normal(size=(H * d_h, d)) / 3
+    W_k, W_v = rng.normal(size=(d, H_kv * d_h)) / 3, rng.normal(size=(d, H_kv * d_h)) / 3
+    want, _ = grouped_query_attention(x, W_q, W_k, W_v, W_o, H, H_kv, rope_base=base)
+    with Checker("A KV cache for grouped-query attention") as ex:
+        cache, outs = None, []
+        for t in range(T):
+            got = ex.call(fn, x[t], t, cache, W_q, W_k, W_v, W_o, H, H_kv, base)
+            ex.expect(
+                isinstance(got, tuple) and len(got) == 2,
+                "the step should return a pair (out_t, cache). Hint: return the new cache too.",
+            )
+            out_t, cache = got
+            outs.append(np.asarray(out_t, dtype=float).reshape(-1))
+            ex.expect(
+                isinstance(cache, tuple) and len(cache) == 2,
+                "the cache should be a pair (K, V). Hint: cache = (K, V) with K, V of shape (n_kv_heads, t, d_h).",
+            )
+            K, V = (np.asarray(c) for c in cache)
+            if K.shape == (H, t + 1, d_h):
+                ex.fail(
+                    f"your cache holds {H} key heads: it stores the keys after sharing. Hint: cache the "
+                    f"{H_kv} key/value heads and share them when attending; that is what saves GQA memory."
+                )
+            ex.expect(
+                K.shape == (H_kv, t + 1, d_h) and V.shape == (H_kv, t + 1, d_h),
+                f"after token {t} the cached K and V should have shape ({H_kv}, {t + 1}, {d_h}), got "
+                f"{K.shape} and {V.shape}. Hint: append the new token's keys along axis 1.",
+            )
+        outs = np.array(outs)
+        no_rope, _ = grouped_query_attention(x, W_q, W_k, W_v, W_o, H, H_kv, rope_base=None)
+        if np.allclose(outs, no_rope, atol=1e-8):
+            ex.fail("positions play no role. Hint: rotate the new query and key at `position` before q . k.")
+        ex.expect_close(
+            outs[0],
+            want[0],
+            what="the output for the first token",
+            hint="with one token in the cache its weight is 1: the output is its value, per head, times W_o.",
+        )
+        ex.expect_close(
+            outs,
+            want,
+            what="the outputs of five steps",
+            hint="rotate the key at its own position before caching it (never re-rotate cached keys); "
+            "query head i uses key/value head i // (n_heads // n_kv_heads); divide the scores by sqrt(d_h).",
         )
     return ex.result

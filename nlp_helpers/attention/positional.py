@@ -4,13 +4,13 @@ Attention is blind to order (permute the tokens and the outputs permute with the
 so position must be added. This module implements, in numpy:
 
 * :func:`positional_encoding` - the fixed sinusoids of Vaswani et al. (2017), written
-  as in seed 001: ``PE(pos, x) = sin(pos / 10000^(x/d))`` for even ``x`` and
+  as in the lecture notes: ``PE(pos, x) = sin(pos / 10000^(x/d))`` for even ``x`` and
   ``cos(pos / 10000^((x-1)/d))`` for odd ``x``, positions counted from 0;
 * :func:`offset_matrix` - the matrix ``M_k`` with ``PE(pos + k) = PE(pos) @ M_k`` for
   every ``pos`` (a rotation per sin/cos pair), the reason relative offsets are easy
   for attention to read off;
 * :func:`alibi_slopes`, :func:`alibi_bias` - Attention with Linear Biases (Press et
-  al., 2022; seed 003): no vectors at all, a penalty ``-m |i - j|`` added to the scores.
+  al., 2022; the lecture notes): no vectors at all, a penalty ``-m |i - j|`` added to the scores.
 
 Learned absolute positions (a trainable ``(max_len, d_model)`` table, as in BERT and
 GPT-2) need gradients, so they live in the torch toy model of ``attention_toy``.
@@ -88,7 +88,7 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
 def alibi_bias(n_queries: int, n_keys: int | None = None, slopes=1.0) -> np.ndarray:
     """The linear distance penalty ``-m |i - j|`` to add to attention scores.
 
-    ``slopes`` a number gives one ``(n_queries, n_keys)`` matrix (seed 003 uses ``m = 1``:
+    ``slopes`` a number gives one ``(n_queries, n_keys)`` matrix (the lecture notes use ``m = 1``:
     ``softmax(k q_i + [-i, ..., -1, 0, -1, ..., -(n - i)])``); an array of ``H`` slopes gives
     ``(H, n_queries, n_keys)``, one penalty per head. Combine with :func:`~nlp_helpers.attention.self_attention.causal_mask`
     for a decoder, where only ``j <= i`` matters.

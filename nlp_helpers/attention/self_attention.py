@@ -15,7 +15,7 @@ Conventions (the same as ``torch.nn.functional.scaled_dot_product_attention``):
 * A boolean mask is ``True`` where a query **may** attend to a key. Masked
   scores become ``-inf`` before the softmax, so they get exactly zero weight.
 * A query whose every key is masked (a padded query row, as on the slides of
-  seed 001) gets **all-zero weights and a zero output** instead of the NaN that
+  the lecture notes) gets **all-zero weights and a zero output** instead of the NaN that
   ``0 / 0`` would give. PyTorch's ``scaled_dot_product_attention`` does the same;
   ``torch.nn.MultiheadAttention`` returns NaN for such rows. With no keys at all
   (``K`` of shape ``(0, d_k)``) every query is such a query: empty weights, zero output.
@@ -74,7 +74,7 @@ def padding_mask(lengths, n: int) -> np.ndarray:
 
     ``lengths[b]`` is the number of real tokens of sequence ``b`` (padding comes last).
     To hide padded **keys** from every query use ``m[:, None, :]`` (shape ``(B, 1, n)``);
-    to also blank the padded **query rows**, as seed 001 does, use
+    to also blank the padded **query rows**, as the lecture notes do, use
     ``m[:, :, None] & m[:, None, :]`` (those rows then get zero weights, see the module notes).
     """
     n = check_int("n", n, minimum=1)

@@ -97,6 +97,7 @@ class TinyTransformer(nn.Module):
         n_decoder: int = 2,
         d_ff: int = 64,
         max_len: int = 16,
+        embed_std: float | None = None,
     ) -> None:
         super().__init__()
         for name, value in (
@@ -111,12 +112,21 @@ class TinyTransformer(nn.Module):
             check_int(name, value, minimum=0 if name in ("n_encoder", "n_decoder") else 1)
         if d_model % n_heads:
             raise ValueError(f"d_model ({d_model}) must be divisible by n_heads ({n_heads})")
+        if embed_std is not None:
+            embed_std = check_float("embed_std", embed_std, minimum=0.0, min_inclusive=False)
         self.d_model, self.n_heads = d_model, n_heads
         self.embed = nn.Embedding(vocab_size, d_model)  # also the output layer (weight tying)
         self.pos = nn.Embedding(max_len, d_model)  # learned absolute positions
         layer = dict(d_model=d_model, nhead=n_heads, dim_feedforward=d_ff, dropout=0.0, batch_first=True)
         self.encoder = nn.ModuleList(nn.TransformerEncoderLayer(**layer) for _ in range(n_encoder))
         self.decoder = nn.ModuleList(nn.TransformerDecoderLayer(**layer) for _ in range(n_decoder))
+        if embed_std is not None:
+            # nn.Embedding starts at N(0, 1). With the tied output layer the logits are h . e_v, where the
+            # layer-normed h has norm ~sqrt(d_model): with unit-variance embeddings the initial logits have
+            # sd ~sqrt(d_model) and the initial loss is far above ln(vocab_size). embed_std = d_model**-0.5
+            # makes the logits O(1) and the initial loss close to ln(vocab_size).
+            nn.init.normal_(self.embed.weight, std=embed_std)
+            nn.init.normal_(self.pos.weight, std=embed_std)
 
     def embed_tokens(self, ids: torch.Tensor) -> torch.Tensor:
         if not isinstance(ids, torch.Tensor) or ids.dtype not in (torch.long, torch.int) or ids.ndim != 2:
@@ -152,8 +162,13 @@ def train_reversal(
     seed: int = 0,
     lr: float = 1e-2,
     progress: bool = True,
+    embed_std: float | None = None,
 ) -> tuple[TinyTransformer, list[float]]:
-    """Train a :class:`TinyTransformer` on ``task``; returns the model (in eval mode) and the loss per step."""
+    """Train a :class:`TinyTransformer` on ``task``; returns the model (in eval mode) and the loss per step.
+
+    ``embed_std``: standard deviation of the initial token and position embeddings (``None``: torch's
+    default, 1; ``d_model**-0.5`` starts the tied output layer near the uniform distribution).
+    """
     from tqdm.auto import tqdm
 
     task = ReversalTask() if task is None else task
@@ -164,7 +179,7 @@ def train_reversal(
     seed = check_int("seed", seed, minimum=0)
     manual_seed(seed)
     rng = seeded_rng(seed)
-    model = TinyTransformer(len(task.vocab), max_len=task.length)
+    model = TinyTransformer(len(task.vocab), max_len=task.length, embed_std=embed_std)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     # Linear decay to 10% of lr: fast progress early, no late loss spikes from a large step size.
     schedule = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: 1.0 - 0.9 * step / steps)

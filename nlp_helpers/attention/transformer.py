@@ -2,7 +2,7 @@
 
 Built on :mod:`nlp_helpers.attention.self_attention`. An encoder layer is (Vaswani et al., 2017)::
 
-    post-norm (the paper, seed 001):  h = LN(x + MHA(x));        out = LN(h + FFN(h))
+    post-norm (the paper, the lecture notes):  h = LN(x + MHA(x));        out = LN(h + FFN(h))
     pre-norm  (GPT-2 and most LLMs):  h = x + MHA(LN(x));        out = h + FFN(LN(h))
 
 and a decoder layer adds cross-attention between the two: queries from the decoder,
@@ -51,7 +51,7 @@ def layer_norm(
     """Normalise each row (token) of ``x`` ``(..., d)`` to mean 0 and standard deviation 1.
 
     ``torch.nn.LayerNorm`` (the default here): ``(x - mean) / sqrt(var + eps)`` with the
-    population variance (``ddof=0``). Seed 001's slides: ``(x - mean) / (s + eps)`` with the
+    population variance (``ddof=0``). The lecture notes' slides: ``(x - mean) / (s + eps)`` with the
     sample standard deviation ``s`` (``ddof=1``, ``eps_inside_sqrt=False``, ``eps=1e-4``).
     ``gamma``/``beta`` ``(d,)`` are the learned scale and shift (default 1 and 0).
     """
@@ -96,7 +96,7 @@ def feed_forward(
     """The position-wise FFN ``act(x W1 + b1) W2 + b2``, applied to every token (row) independently.
 
     ``x`` ``(..., d_model)``, ``W1`` ``(d_model, d_ff)``, ``b1`` ``(d_ff,)``, ``W2`` ``(d_ff, d_out)``,
-    ``b2`` ``(d_out,)``. Without ``W2`` it returns ``act(x W1 + b1)``: seed 001's one-layer FFN.
+    ``b2`` ``(d_out,)``. Without ``W2`` it returns ``act(x W1 + b1)``: the lecture notes' one-layer FFN.
     """
     x = check_array("x", x)
     W1 = check_array("W1", W1, shape=(x.shape[-1], None))
@@ -150,7 +150,7 @@ class AttentionParams:
 
 @dataclass
 class EncoderLayerParams:
-    """One encoder layer: self-attention, FFN (``W2=None``: one layer, as in seed 001), two layer norms."""
+    """One encoder layer: self-attention, FFN (``W2=None``: one layer, as in the lecture notes), two layer norms."""
 
     attn: AttentionParams
     W1: np.ndarray
@@ -216,7 +216,7 @@ def encoder_layer(
 ):
     """One encoder layer on ``X`` ``(T, d_model)`` or ``(B, T, d_model)``; returns ``(output, weights)``.
 
-    ``norm_first=False`` is the post-norm layer of the paper and seed 001; ``True`` is pre-norm.
+    ``norm_first=False`` is the post-norm layer of the paper and the lecture notes; ``True`` is pre-norm.
     ``eps``/``ddof``/``eps_inside_sqrt`` choose the layer-norm convention (see :func:`layer_norm`).
     ``return_steps=True`` returns ``(output, weights, steps)`` with every intermediate matrix
     (``attn_out``, ``attn_add``, ``attn``, ``ffn_out``, ``ffn_add``, ``ffn``) for teaching.
@@ -339,7 +339,7 @@ def _pad_heads(W: np.ndarray, n_heads: int, head_dim: int, axis: int) -> np.ndar
 def torch_encoder_layer(params: EncoderLayerParams, n_heads: int, *, norm_first: bool = False, eps: float = 1e-5):
     """A float64 ``torch.nn.TransformerEncoderLayer`` (ReLU, dropout 0) holding ``params``' weights.
 
-    torch ties each head's width to ``d_model / n_heads``; narrower heads (seed 001 has
+    torch ties each head's width to ``d_model / n_heads``; narrower heads (the lecture notes have
     ``d_k = 4`` with ``d_model = 6``) are zero-padded, and ``W_Q`` is multiplied by
     ``sqrt(head_dim / d_k)`` so that torch's division by ``sqrt(head_dim)`` equals ours by
     ``sqrt(d_k)``. A one-layer FFN (``W2=None``) becomes ``linear2 = identity``, which needs

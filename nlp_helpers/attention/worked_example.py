@@ -1,4 +1,4 @@
-"""Seed 001's worked example: one encoder layer on "when you play game of thrones", as printed.
+"""The lecture notes' worked example: one encoder layer on "when you play game of thrones", as printed.
 
 The slides compute one post-norm encoder layer by hand with ``d_model = 6`` and
 ``d_k = 4``. Their tables were decoded into
@@ -37,7 +37,7 @@ _NOT_MATRICES = {"source", "tokens", "vocab_ids", "d_model", "d_k", "notes", "la
 
 @dataclass(frozen=True)
 class WorkedExample:
-    """The printed tables of seed 001 (``tables[name]`` is a float array; see ``names``)."""
+    """The printed tables of the lecture notes (``tables[name]`` is a float array; see ``names``)."""
 
     tokens: tuple[str, ...]
     vocab_ids: tuple[int, ...]
@@ -73,7 +73,7 @@ def _load(path: Path) -> WorkedExample:
 
 
 def load_worked_example() -> WorkedExample:
-    """The worked example of seed 001 (cached; every access returns copies of the arrays)."""
+    """The worked example of the lecture notes (cached; every access returns copies of the arrays)."""
     if not DATA_FILE.is_file():
         raise FileNotFoundError(f"the worked example is missing from the package: {DATA_FILE}")
     return _load(DATA_FILE)

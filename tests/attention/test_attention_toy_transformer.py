@@ -57,3 +57,23 @@ def test_training_learns_to_reverse_and_greedy_decoding_agrees():
     src, _, tgt_out = task.batch(seeded_rng(1), 20)
     correct = [greedy_decode(model, s) == t.tolist() for s, t in zip(src, tgt_out)]
     assert np.mean(correct) >= 0.9
+
+
+def test_small_embedding_init_starts_at_the_uniform_loss():
+    """embed_std=0.02: initial logits near 0, so the loss is close to ln V (the uniform guess)."""
+    task = ReversalTask()
+    V = len(task.vocab)
+    src, tgt_in, tgt_out = task.batch(seeded_rng(0), 256)
+    losses = {}
+    for std in (None, 0.02):
+        manual_seed(0)
+        model = TinyTransformer(V, max_len=task.length, embed_std=std)
+        with torch.no_grad():
+            logits = model(src, tgt_in)
+        losses[std] = torch.nn.functional.cross_entropy(logits.reshape(-1, V), tgt_out.reshape(-1)).item()
+        if std is not None:
+            assert abs(model.embed.weight.std().item() - std) < 0.005
+    assert abs(losses[0.02] - np.log(V)) < 0.1  # measured 2.197-2.230 over 10 seeds
+    assert losses[None] > 2.5 * np.log(V)  # torch's N(0, 1) default: 14-19 nats
+    with pytest.raises(ValueError, match="embed_std"):
+        TinyTransformer(V, embed_std=0.0)

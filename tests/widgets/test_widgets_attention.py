@@ -26,7 +26,7 @@ from tests.widget_node import NODE_DOM, node_binary, run_widget_js  # noqa: F401
 HERE = Path(__file__).resolve().parents[1]  # tests/
 GOLDEN = HERE / "golden" / "attention_widget.json"
 
-WORKED_TITLE = "Seed 001, one head: when you play game of thrones"
+WORKED_TITLE = "The worked example, one head: when you play game of thrones"
 RANDOM_TITLE = "An untrained 2-layer encoder with 3 heads (torch.manual_seed(0))"
 
 
