@@ -179,10 +179,12 @@ function renderExplorer(model, el) {
     onInput: (v) => { state.topP = v; sync("top_p", v); draw(); } });
   pSlider.input.setAttribute("data-testid", "sampling-topp");
 
-  // A new prompt may draw a different number of tokens: "off" stays off, a cut-off is capped.
+  // A new prompt may draw a different number of tokens: "all" stays all, a cut-off is capped.
   function setPrompt(i) {
+    const hasTail = (j) => prompts[j].tail.counts.length > 0;
+    const allOld = state.topK === 0 || (state.topK >= nOf(state.index) && !hasTail(state.index));
     state.index = i;
-    if (state.topK > nOf(i)) state.topK = nOf(i);
+    state.topK = allOld ? (hasTail(i) ? 0 : nOf(i)) : Math.min(state.topK, nOf(i));
     kSlider.input.setAttribute("max", String(nOf(i) + 1));
     kSlider.set(kPos(state.topK, i));
     sel.input.value = String(i);

@@ -195,10 +195,9 @@ class NextTokenExplorer(anywidget.AnyWidget):
             records.append(explorer_prompt(p["prompt"], p["tokens"], p["logits"], p.get("tail")))
         prompt_index = check_int("prompt_index", prompt_index, minimum=0, maximum=len(records) - 1)
         n = len(records[prompt_index]["tokens"])
-        # The slider covers the drawn tokens: a larger k is "off" when nothing else is shipped, else capped.
-        top_k = 0 if top_k is None else check_int("top_k", top_k, minimum=1)
-        if top_k >= n and not records[prompt_index]["tail"]["counts"]:
-            top_k = 0
+        # With a tail, no top-k is 0 (the slider's last position); without one, k = n already keeps everything.
+        has_tail = bool(records[prompt_index]["tail"]["counts"])
+        top_k = (0 if has_tail else n) if top_k is None else check_int("top_k", top_k, minimum=1)
         super().__init__(
             prompts=records,
             prompt_index=prompt_index,
@@ -243,16 +242,15 @@ class NextTokenExplorer(anywidget.AnyWidget):
         top_p: float | None = None,
         prompt_index: int | None = None,
     ) -> np.ndarray:
-        """What the bars show (current settings unless given): the drawn tokens in order, then "other tokens".
+        """Probabilities of the drawn tokens, in order, at the current settings (unless given); ``top_k=0``: no top-k.
 
-        Shape ``(n + 1,)``; it sums to 1 because it covers the whole vocabulary. ``top_k=0``: no top-k.
+        Over the whole vocabulary: the rest of the probability, ``summary()["other"]``, is on the other tokens.
         """
         rec, t, k, p = self._settings(temperature, top_k, top_p, prompt_index)
-        res = compact_filter(rec["logits"], rec["tail"], t, k, p)
-        return np.append(res["probs"], res["other"])
+        return compact_filter(rec["logits"], rec["tail"], t, k, p)["probs"]
 
     def summary(self, **settings: Any) -> dict[str, Any]:
-        """Entropy (nats) and number of tokens that can be sampled, over the whole vocabulary."""
+        """Entropy (nats), number of tokens that can be sampled and the probability of all other tokens (whole vocabulary)."""
         rec, t, k, p = self._settings(
             settings.get("temperature"), settings.get("top_k"), settings.get("top_p"), settings.get("prompt_index")
         )

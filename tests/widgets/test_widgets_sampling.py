@@ -177,7 +177,7 @@ def test_explorer_validates_its_settings():
         make_explorer(prompt_index=2)
     w = make_explorer(temperature=0.72, top_k=500)
     assert w.temperature == 0.7  # snapped to the slider's grid of 0.05
-    assert w.top_k == 0  # k >= every token there is: no top-k filter
+    assert w.top_k == 30  # at most the number of tokens (no tail: k = 30 keeps them all)
 
 
 @pytest.mark.parametrize("t, k, p", [(1.0, 0, 1.0), (0.7, 10, 0.9), (1.5, 5, 0.5), (0.3, 0, 0.95), (2.0, 1, 1.0)])
@@ -185,8 +185,8 @@ def test_explorer_probabilities_match_transformers(t, k, p):
     w = make_explorer()
     want = hf_probs(w.prompts[0]["logits"], t, k, p)
     got = w.probabilities(t, k, p)
-    np.testing.assert_allclose(got[:-1], want, atol=1e-14)
-    assert got[-1] == 0.0  # nothing beyond the drawn tokens
+    np.testing.assert_allclose(got, want, atol=1e-14)
+    assert w.summary(temperature=t, top_k=k, top_p=p)["other"] == 0.0  # nothing beyond the drawn tokens
     s = w.summary(temperature=t, top_k=k, top_p=p)
     assert s["nucleus"] == int((want > 0).sum()) and s["entropy"] == pytest.approx(entropy(want))
 
@@ -335,7 +335,8 @@ def test_js_draws_the_golden_probabilities_after_moving_the_sliders(tmp_path):
         out = _run_js(w, case["controls"], tmp_path)
         want = np.asarray(case["probs"])
         got = _probs(out, "sampling", n + 1)
-        np.testing.assert_allclose(got, w.probabilities(**case["settings"]), atol=1e-12, err_msg=case["name"])
+        mine = np.append(w.probabilities(**case["settings"]), w.summary(**case["settings"])["other"])
+        np.testing.assert_allclose(got, mine, atol=1e-12, err_msg=case["name"])
         np.testing.assert_allclose(got, want, atol=golden["tolerance"], err_msg=case["name"])
         np.testing.assert_allclose(_probs(out, "sampling", n + 1, attr=False), want, atol=golden["tolerance"] + 5e-5)
         assert float(out["sampling-entropy"]["text"]) == pytest.approx(case["entropy"], abs=golden["entropy_tolerance"])
@@ -359,13 +360,13 @@ def test_js_switches_prompts_and_follows_python_changes(tmp_path):
     out = _run_js(
         w, [{"testid": "sampling-prompt", "value": "1"}, {"testid": "sampling-temperature", "value": "1"}], tmp_path
     )
-    np.testing.assert_allclose(_probs(out, "sampling", 3), w.probabilities(1.0, 0, 1.0, prompt_index=1)[:3], atol=1e-12)
+    np.testing.assert_allclose(_probs(out, "sampling", 3), w.probabilities(1.0, 0, 1.0, prompt_index=1), atol=1e-12)
     assert out["__state"]["prompt_index"] == 1  # the view tells the model (and so Python) what changed
-    assert out["sampling-topk"]["value"] == "4" and out["sampling-topk"]["attrs"]["max"] == "4"  # "off" stays off
+    assert out["sampling-topk"]["value"] == "3" and out["sampling-topk"]["attrs"]["max"] == "4"  # "all" stays all
     out = _run_js(
         w, [{"testid": "sampling-prompt", "value": "1"}, {"testid": "sampling-prompt", "value": "0"}], tmp_path
     )
-    assert out["sampling-topk"]["value"] == "31" and out["__state"]["top_k"] == 0
+    assert out["sampling-topk"]["value"] == "30" and out["__state"]["top_k"] == 30
     out = _run_js(
         w,
         [
