@@ -24,7 +24,7 @@ __all__ = [
 
 
 def check_softmax_with_temperature(fn: Callable) -> CheckResult:
-    """``fn(logits, temperature)`` -> probabilities ``softmax(logits / temperature)``; ``temperature <= 0`` raises ValueError."""
+    """``fn(logits, temperature)`` -> ``softmax(logits / temperature)``; ``T = 0``: greedy (ties share); ``T < 0``: ValueError."""
     with Checker("Softmax with temperature") as ex:
         logits = np.array([2.0, 1.0, 0.1, -1.0])
         for t in (1.0, 0.5, 2.0):
@@ -43,13 +43,30 @@ def check_softmax_with_temperature(fn: Callable) -> CheckResult:
             what="softmax_with_temperature([1000, 999, 0], 1)",
             hint="exp(1000) overflows: subtract the largest logit before exponentiating (the result is the same).",
         )
-        ex.expect_raises(
-            ValueError,
-            fn,
-            logits.copy(),
-            0.0,
+        try:
+            got = fn(logits.copy(), 0.0)
+        except ValueError as exc:
+            ex.fail(
+                f"softmax_with_temperature(logits, 0) raised ValueError ({exc}). Temperature 0 is the limit T -> 0, "
+                "greedy decoding: return all the probability on the largest logit instead of raising."
+            )
+        except Exception:  # noqa: BLE001 - reported the usual way, with the line number
+            got = ex.call(fn, logits.copy(), 0.0)
+        ex.expect_close(
+            got,
+            np.array([1.0, 0.0, 0.0, 0.0]),
             what="softmax_with_temperature(logits, 0)",
-            hint="A temperature of 0 divides by zero: raise ValueError for temperature <= 0.",
+            hint="Temperature 0 is the limit T -> 0, greedy decoding: all the probability on the largest logit "
+            "(do not divide by 0; handle T = 0 before dividing).",
+        )
+        tied = np.array([3.0, 1.0, 3.0])
+        got = ex.call(fn, tied.copy(), 0.0)
+        ex.expect_close(
+            got,
+            np.array([0.5, 0.0, 0.5]),
+            what="softmax_with_temperature([3, 1, 3], 0)",
+            hint="At T = 0 several tokens may share the largest logit: split the mass equally between them "
+            "(that is the limit of softmax(logits / T) as T -> 0).",
         )
         ex.expect_raises(
             ValueError,
@@ -57,7 +74,7 @@ def check_softmax_with_temperature(fn: Callable) -> CheckResult:
             logits.copy(),
             -1.0,
             what="softmax_with_temperature(logits, -1)",
-            hint="Negative temperatures are meaningless: raise ValueError.",
+            hint="Negative temperatures are meaningless: raise ValueError for temperature < 0.",
         )
     return ex.result
 

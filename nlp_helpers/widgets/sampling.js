@@ -1,40 +1,89 @@
 // Sampling widgets: NextTokenExplorer (view "explorer") and SoftmaxTemperature (view "softmax").
 // Python ships the logits; everything below recomputes in the browser, so the sliders
-// work on the static page. The filters mirror nlp_helpers/sampling/distributions.py exactly:
+// work on the static page. The filters mirror nlp_helpers/sampling/distributions.py:
 // temperature -> top-k -> top-p, ties kept, temperature 0 = all mass on the maximum.
+// The explorer computes over the FULL vocabulary: besides the shipped tokens (the most likely
+// ones, drawn as bars) a prompt carries the rest of the vocabulary as a histogram of its logits
+// (`tail.logits` on a 0.01 grid, `tail.counts` tokens each), so temperature, top-k, top-p,
+// entropy and the number of tokens that can be sampled are those of the whole distribution.
+// Tail tokens are distinct tokens with (almost) equal logits: top-p keeps as many of a tail
+// group as it needs, one by one; Python's `compact_filter` (widgets/sampling.py) is the twin.
 
-// Filtered distribution of `logits` (sorted or not) at a setting. Returns {probs, kept, scaledProbs}.
-function filterDistribution(logits, temperature, topK, topP) {
+// Filtered distribution of `logits` (sorted or not) plus an optional tail {logits, counts}.
+// Returns {probs, kept, scaledProbs} per shipped token and, for the tail, {other, otherKept,
+// scaledOther}: its total probability, how many of its tokens survive, its mass before filtering;
+// `nucleus` = tokens that can be sampled, `entropy` in nats over the whole distribution.
+function filterDistribution(logits, temperature, topK, topP, tail = null) {
   const n = logits.length;
+  const tl = tail ? tail.logits : [];
+  const tc = tail ? tail.counts : [];
+  // Groups: each shipped token (count 1), then each tail bin (count c); sorted by logit, stable.
+  const groups = logits.map((v, i) => ({ v, c: 1, i }))
+    .concat(tl.map((v, j) => ({ v, c: tc[j], j })))
+    .sort((a, b) => b.v - a.v || (a.i ?? n + a.j) - (b.i ?? n + b.j));
+  const total = groups.reduce((s, g) => s + g.c, 0);
+  const keep = groups.map((g) => g.c); // tokens of each group still in the running
+  let x = groups.map((g) => g.v);
   if (temperature === 0) {
-    const m = Math.max(...logits);
-    const count = logits.filter((x) => x === m).length;
-    const probs = logits.map((x) => (x === m ? 1 / count : 0));
-    return { probs, kept: probs.map((p) => p > 0), scaledProbs: probs };
+    const m = x[0];
+    groups.forEach((g, r) => { keep[r] = x[r] === m && g.i !== undefined ? 1 : 0; });
+  } else {
+    x = x.map((v) => v / temperature);
   }
-  let x = logits.map((v) => v / temperature);
-  const scaledProbs = softmax(x, 1);
-  // Top-k: keep every logit >= the k-th largest (ties kept).
-  if (topK < n) {
-    const kth = [...x].sort((a, b) => b - a)[topK - 1];
-    x = x.map((v) => (v >= kth ? v : -Infinity));
-  }
-  // Top-p: smallest prefix of the sorted survivors whose mass reaches p, plus ties with its last token.
-  if (topP < 1) {
-    const p = softmax(x, 1);
-    const order = x.map((_, i) => i).sort((a, b) => x[b] - x[a] || a - b);
-    let above = 0;
-    let nKept = 0;
-    for (const i of order) {
-      if (above < topP) nKept += 1;
-      above += p[i];
+  const mass = (r) => Math.exp(x[r] - x[0]); // one token of group r, unnormalised
+  const zAll = groups.reduce((s, g, r) => s + g.c * mass(r), 0);
+  const scaled = groups.map((g, r) => (keep[r] > 0 || temperature !== 0 ? mass(r) / zAll : 0));
+  if (temperature !== 0) {
+    // Top-k (0 = off): the k most likely tokens, plus shipped tokens tied with the k-th.
+    if (topK > 0 && topK < total) {
+      let before = 0;
+      let kth = -Infinity;
+      for (let r = 0; r < groups.length; r++) {
+        if (before + groups[r].c >= topK) { kth = x[r]; break; }
+        before += groups[r].c;
+      }
+      let seen = 0;
+      groups.forEach((g, r) => {
+        if (x[r] > kth) keep[r] = g.c;
+        else if (x[r] < kth) keep[r] = 0;
+        else keep[r] = g.i !== undefined ? 1 : Math.max(0, Math.min(g.c, topK - seen));
+        seen += keep[r];
+      });
     }
-    nKept = Math.max(nKept, 1);
-    const threshold = x[order[nKept - 1]];
-    x = x.map((v) => (v >= threshold ? v : -Infinity));
+    // Top-p: keep a token while the mass ranked above it is below p; ties with the last kept token stay.
+    if (topP < 1) {
+      const z = groups.reduce((s, g, r) => s + keep[r] * mass(r), 0);
+      let above = 0;
+      let last = null;
+      for (let r = 0; r < groups.length; r++) {
+        if (keep[r] === 0) continue;
+        const q = mass(r) / z;
+        let take = 0;
+        if (above < topP) take = groups[r].i !== undefined ? 1 : Math.min(keep[r], Math.ceil((topP - above) / q));
+        above += keep[r] * q;
+        keep[r] = take;
+        if (take > 0) last = x[r];
+      }
+      if (last === null) { keep[0] = 1; last = x[0]; }
+      groups.forEach((g, r) => { if (g.i !== undefined && x[r] === last) keep[r] = 1; });
+    }
   }
-  const probs = softmax(x, 1);
-  return { probs, kept: x.map((v) => Number.isFinite(v)), scaledProbs };
+  const z = groups.reduce((s, g, r) => s + keep[r] * mass(r), 0);
+  const probs = new Array(n).fill(0);
+  const scaledProbs = new Array(n).fill(0);
+  const kept = new Array(n).fill(false);
+  let other = 0, otherKept = 0, scaledOther = 0, entropy = 0, nucleus = 0;
+  groups.forEach((g, r) => {
+    const q = keep[r] > 0 ? mass(r) / z : 0;
+    nucleus += keep[r];
+    if (q > 0) entropy -= keep[r] * q * Math.log(q);
+    if (g.i !== undefined) {
+      probs[g.i] = q; kept[g.i] = keep[r] > 0; scaledProbs[g.i] = temperature === 0 ? q : scaled[r];
+    } else {
+      other += keep[r] * q; otherKept += keep[r]; scaledOther += temperature === 0 ? 0 : g.c * scaled[r];
+    }
+  });
+  return { probs, kept, scaledProbs, other, otherKept, scaledOther, nucleus, entropy };
 }
 
 // Entropy in nats (0 ln 0 = 0).
@@ -119,21 +168,25 @@ function renderExplorer(model, el) {
   const tSlider = slider({ label: "Temperature", min: 0, max: 3, step: 0.05, value: state.temperature, format: (v) => Number(v).toFixed(2),
     onInput: (v) => { state.temperature = v; sync("temperature", v); draw(); } });
   tSlider.input.setAttribute("data-testid", "sampling-temperature");
-  const kSlider = slider({ label: "Top-k", min: 1, max: prompts[state.index].tokens.length, step: 1, value: state.topK,
-    onInput: (v) => { state.topK = v; sync("top_k", v); draw(); } });
+  // Top-k slider: 1 .. n drawn tokens, and one step further = off (0 in the model: the whole vocabulary).
+  const nOf = (i) => prompts[i].tokens.length;
+  const kPos = (k, i) => (k === 0 ? nOf(i) + 1 : k);
+  const kSlider = slider({ label: "Top-k", min: 1, max: nOf(state.index) + 1, step: 1, value: kPos(state.topK, state.index),
+    format: (v) => (v > nOf(state.index) ? "off" : String(v)),
+    onInput: (v) => { state.topK = v > nOf(state.index) ? 0 : v; sync("top_k", state.topK); draw(); } });
   kSlider.input.setAttribute("data-testid", "sampling-topk");
   const pSlider = slider({ label: "Top-p", min: 0.05, max: 1, step: 0.05, value: state.topP, format: (v) => Number(v).toFixed(2),
     onInput: (v) => { state.topP = v; sync("top_p", v); draw(); } });
   pSlider.input.setAttribute("data-testid", "sampling-topp");
 
-  // A new prompt may ship a different number of tokens: top-k "all" stays "all", otherwise it is capped.
+  // A new prompt may draw a different number of tokens: "all" stays all, a cut-off is capped.
   function setPrompt(i) {
-    const nOld = prompts[state.index].tokens.length;
-    const nNew = prompts[i].tokens.length;
+    const hasTail = (j) => prompts[j].tail.counts.length > 0;
+    const allOld = state.topK === 0 || (state.topK >= nOf(state.index) && !hasTail(state.index));
     state.index = i;
-    state.topK = state.topK >= nOld ? nNew : Math.min(state.topK, nNew);
-    kSlider.input.setAttribute("max", String(nNew));
-    kSlider.set(state.topK);
+    state.topK = allOld ? (hasTail(i) ? 0 : nOf(i)) : Math.min(state.topK, nOf(i));
+    kSlider.input.setAttribute("max", String(nOf(i) + 1));
+    kSlider.set(kPos(state.topK, i));
     sel.input.value = String(i);
   }
 
@@ -144,25 +197,41 @@ function renderExplorer(model, el) {
   function draw() {
     const p = prompts[state.index];
     const n = p.tokens.length;
-    const k = Math.min(state.topK, n);
-    const res = filterDistribution(p.logits, state.temperature, k, state.topP);
-    const nKept = res.kept.filter(Boolean).length;
+    const nTail = p.tail.counts.reduce((s, c) => s + c, 0);
+    const res = filterDistribution(p.logits, state.temperature, Math.min(state.topK, n), state.topP, p.tail);
     promptText.textContent = "";
     promptText.append("Prompt: ", h("span", { class: "nlpw-token", text: p.prompt }), " → next token?");
-    entropyOut.textContent = fmt(entropyNats(res.probs), 3);
-    nucleusOut.textContent = String(nKept);
-    note.textContent = `Only the model's ${n} most likely next tokens are shipped (together ${fmt(100 * p.shown_mass, 1)}% ` +
-      "of the probability at temperature 1); the widget renormalises over them. In the chart ␣ marks a space, ↵ a newline; " +
-      "dashed outlines are removed tokens, drawn at their probability before filtering.";
-    chartBox.replaceChildren(barChart({ labels: p.tokens, probs: res.probs, ghost: res.scaledProbs, kept: res.kept, maxBars: 20,
-      title: `Probabilities of the 20 most likely next tokens after the filters; ${nKept} tokens can be sampled` }));
-    chartBox.append(srOnly(`Most likely next token ${showToken(p.tokens[0])} with probability ${fmt(res.probs[0], 3)}; ${nKept} tokens survive the filters.`));
-    tableBox.replaceChildren(probTable({ labels: p.tokens, probs: res.probs, kept: res.kept, prefix: "sampling",
-      caption: `Table: all ${n} tokens and their probabilities` }));
+    entropyOut.textContent = fmt(res.entropy, 3);
+    nucleusOut.textContent = String(res.nucleus);
+    note.textContent = `All ${(n + nTail).toLocaleString("en")} tokens of the vocabulary count: the ${n} most likely are drawn one by one, ` +
+      `the other ${nTail.toLocaleString("en")} share the last bar ("other tokens", ${res.otherKept.toLocaleString("en")} of them can be sampled). ` +
+      "In the chart ␣ marks a space, ↵ a newline; dashed outlines are removed tokens, drawn at their probability before filtering.";
+    const shown = Math.min(20, n);
+    const labels = [...p.tokens.slice(0, shown)];
+    const probs = [...res.probs.slice(0, shown)];
+    const ghost = [...res.scaledProbs.slice(0, shown)];
+    const kept = [...res.kept.slice(0, shown)];
+    const rest = n - shown + nTail;
+    if (rest > 0) {
+      const restP = res.probs.slice(shown).reduce((s, q) => s + q, 0) + res.other;
+      labels.push(`other ${rest.toLocaleString("en")} tokens`);
+      probs.push(restP);
+      ghost.push(res.scaledProbs.slice(shown).reduce((s, q) => s + q, 0) + res.scaledOther);
+      kept.push(restP > 0);
+    }
+    chartBox.replaceChildren(barChart({ labels, probs, ghost, kept, maxBars: labels.length,
+      title: `Probabilities of the ${shown} most likely next tokens and of all other tokens after the filters; ${res.nucleus} tokens can be sampled` }));
+    chartBox.append(srOnly(`Most likely next token ${showToken(p.tokens[0])} with probability ${fmt(res.probs[0], 3)}; ${res.nucleus} tokens survive the filters.`));
+    const tLabels = [...p.tokens];
+    const tProbs = [...res.probs];
+    const tKept = [...res.kept];
+    if (nTail > 0) { tLabels.push(`all ${nTail.toLocaleString("en")} other tokens`); tProbs.push(res.other); tKept.push(res.otherKept > 0); }
+    tableBox.replaceChildren(probTable({ labels: tLabels, probs: tProbs, kept: tKept, prefix: "sampling",
+      caption: `Table: the ${n} most likely tokens and the rest of the vocabulary, with their probabilities` }));
   }
 
   model.on("change:temperature", () => { state.temperature = model.get("temperature"); tSlider.set(state.temperature); draw(); });
-  model.on("change:top_k", () => { state.topK = model.get("top_k"); kSlider.set(state.topK); draw(); });
+  model.on("change:top_k", () => { state.topK = model.get("top_k"); kSlider.set(kPos(state.topK, state.index)); draw(); });
   model.on("change:top_p", () => { state.topP = model.get("top_p"); pSlider.set(state.topP); draw(); });
   model.on("change:prompt_index", () => {
     if (model.get("prompt_index") !== state.index) { setPrompt(model.get("prompt_index")); sync("top_k", state.topK); draw(); }
@@ -186,7 +255,7 @@ function renderSoftmax(model, el) {
     onInput: (v) => { temperature = v; setTrait(model, "temperature", v); draw(); } });
   tSlider.input.setAttribute("data-testid", "softmax-temperature");
   function draw() {
-    const probs = temperature === 0 ? filterDistribution(logits, 0, logits.length, 1).probs : softmax(logits, temperature);
+    const probs = temperature === 0 ? filterDistribution(logits, 0, 0, 1).probs : softmax(logits, temperature);
     entropyOut.textContent = fmt(entropyNats(probs), 3);
     chartBox.replaceChildren(barChart({ labels, probs, maxBars: labels.length, title: `softmax of the logits at temperature ${fmt(temperature, 2)}` }));
     tableBox.replaceChildren(probTable({ labels, probs, prefix: "softmax", caption: "Table: logits and probabilities" }));

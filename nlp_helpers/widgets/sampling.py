@@ -2,18 +2,25 @@
 
 * :class:`NextTokenExplorer` - for a few prompts, the model's top next-token
   logits (precomputed in Python, e.g. by :meth:`NextTokenExplorer.from_model`)
-  drawn as bars; sliders for temperature, top-k and top-p, a prompt menu, the
-  entropy and the number of tokens that survive the filters, and a text table.
+  drawn as bars, and the rest of the vocabulary as one "other tokens" bar; sliders
+  for temperature, top-k and top-p, a prompt menu, the entropy and the number of
+  tokens that survive the filters, and a text table. Everything is computed over the
+  **full vocabulary**: each prompt also ships the logits of the tokens it does not
+  draw as a histogram on a 0.01 grid (:func:`tail_histogram`, about 2,000 bins for
+  SmolLM2's 49,152 tokens), which is enough for temperature, top-k, top-p and the
+  entropy to come out as on the full distribution (:func:`compact_filter`).
 * :class:`SoftmaxTemperature` - a compact softmax-with-temperature view of any
   logits (attention scores, class scores), for reuse by other chapters.
 
 All recomputation happens in ``sampling.js`` (same rules as
 :func:`nlp_helpers.sampling.distributions.filtered_probs`), so both work on the static page.
-:meth:`NextTokenExplorer.probabilities` computes in Python what the view shows.
+:func:`compact_filter` is its Python twin: :meth:`NextTokenExplorer.probabilities`
+and :meth:`NextTokenExplorer.summary` compute in Python what the view shows.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,14 +29,14 @@ import numpy as np
 import traitlets
 
 from nlp_helpers._checks import check_array, check_float, check_int, check_nonempty, check_text
-from nlp_helpers.sampling.distributions import entropy, filtered_probs
 from nlp_helpers.widgets.assets import load_css, load_esm
 
-__all__ = ["NextTokenExplorer", "SoftmaxTemperature", "explorer_prompt"]
+__all__ = ["NextTokenExplorer", "SoftmaxTemperature", "compact_filter", "explorer_prompt", "tail_histogram"]
 
 MAX_TOKENS = 200
 TEMPERATURE_STEP = 0.05  # the sliders' grid: values set from Python are rounded to it
 TOP_P_STEP = 0.05
+TAIL_GRID = 0.01  # logits of the tokens not drawn are shipped rounded to this grid
 
 
 def _on_grid(name: str, value: float, step: float, lo: float, hi: float) -> float:
@@ -37,14 +44,33 @@ def _on_grid(name: str, value: float, step: float, lo: float, hi: float) -> floa
     return round(round(value / step) * step, 10)
 
 
+def tail_histogram(logits: Any, ceiling: float | None = None, grid: float = TAIL_GRID) -> dict[str, list]:
+    """The logits of many tokens ``(n,)`` as a histogram: ``{"logits": [...], "counts": [...]}``, largest first.
+
+    Each logit is rounded to the nearest multiple of ``grid`` (and capped at ``ceiling``,
+    the smallest logit drawn individually, so the order of the shipped tokens stays
+    right); ``counts[j]`` tokens share ``logits[j]``.
+    """
+    x = check_array("logits", logits, ndim=1)
+    grid = check_float("grid", grid, minimum=0.0, min_inclusive=False)
+    q = np.round(x / grid) * grid
+    if ceiling is not None:
+        q = np.minimum(q, check_float("ceiling", ceiling))
+    values, counts = np.unique(q, return_counts=True)
+    return {"logits": [float(v) for v in values[::-1]], "counts": [int(c) for c in counts[::-1]]}
+
+
 def explorer_prompt(
-    prompt: str, tokens: Sequence[str], logits: Sequence[float], shown_mass: float = 1.0
+    prompt: str,
+    tokens: Sequence[str],
+    logits: Sequence[float],
+    tail: Mapping[str, Sequence[float]] | None = None,
 ) -> dict[str, Any]:
     """One validated prompt record for :class:`NextTokenExplorer`, sorted by logit (largest first).
 
-    ``tokens``/``logits``: the candidate next tokens (as text) and their logits;
-    ``shown_mass``: the probability these tokens hold at temperature 1 under the
-    full model (1.0 if they are the whole vocabulary).
+    ``tokens``/``logits``: the candidate next tokens drawn as bars (as text) and their
+    logits; ``tail``: the rest of the vocabulary as ``{"logits": [...], "counts": [...]}``
+    (see :func:`tail_histogram`; ``None`` if the tokens are the whole vocabulary).
     """
     check_text("prompt", prompt)
     tokens = check_nonempty("tokens", tokens)
@@ -55,13 +81,84 @@ def explorer_prompt(
         raise ValueError(f"tokens has {len(tokens)} entries but logits has {len(x)}; they must match")
     if len(tokens) > MAX_TOKENS:
         raise ValueError(f"at most {MAX_TOKENS} tokens per prompt keep the page light, got {len(tokens)}")
-    shown_mass = check_float("shown_mass", shown_mass, minimum=0.0, maximum=1.0, min_inclusive=False)
     order = np.argsort(-x, kind="stable")
+    rec = {"prompt": prompt, "tokens": [tokens[i] for i in order], "logits": [float(x[i]) for i in order]}
+    rec["tail"] = {"logits": [], "counts": []}
+    if tail is not None:
+        if not isinstance(tail, Mapping) or not {"logits", "counts"} <= set(tail):
+            raise ValueError("tail must be a mapping with keys 'logits' and 'counts' (see tail_histogram)")
+        tl = check_array("tail logits", tail["logits"], ndim=1) if len(tail["logits"]) else np.zeros(0)
+        tc = np.asarray(tail["counts"])
+        if tc.shape != tl.shape or (tc.size and (tc.dtype.kind not in "iu" or tc.min() < 1)):
+            raise ValueError("tail counts must be positive integers, one per tail logit")
+        if tl.size and (np.any(np.diff(tl) >= 0) or tl[0] > x.min()):
+            raise ValueError("tail logits must be strictly decreasing and not above the smallest shipped logit")
+        rec["tail"] = {"logits": [float(v) for v in tl], "counts": [int(c) for c in tc]}
+    return rec
+
+
+def compact_filter(
+    logits: Sequence[float],
+    tail: Mapping[str, Sequence[float]] | None,
+    temperature: float,
+    top_k: int,
+    top_p: float,
+) -> dict[str, Any]:
+    """Python twin of ``filterDistribution`` in ``sampling.js``: filters over shipped tokens + a tail histogram.
+
+    ``top_k = 0`` means no top-k. Returns ``probs`` (per shipped token), ``other`` (the
+    total probability of the tail tokens), ``nucleus`` (tokens that can be sampled,
+    over the whole vocabulary) and ``entropy`` (nats). Tail tokens are treated as
+    distinct tokens with equal logits: top-p keeps as many of a tail bin as it needs.
+    """
+    x0 = np.asarray(logits, dtype=np.float64)
+    n = x0.size
+    tl = np.asarray(tail["logits"] if tail else [], dtype=np.float64)
+    tc = np.asarray(tail["counts"] if tail else [], dtype=np.int64)
+    v = np.concatenate([x0, tl])
+    c = np.concatenate([np.ones(n, dtype=np.int64), tc])
+    order = np.lexsort((np.arange(v.size), -v))  # by logit, largest first; stable
+    v, c, shipped = v[order], c[order], order < n
+    keep = c.copy()
+    x = v if temperature == 0 else v / temperature
+    if temperature == 0:
+        keep = np.where((x == x[0]) & shipped, 1, 0)
+    mass = np.exp(x - x[0])
+    if temperature != 0 and 0 < top_k < c.sum():
+        before = np.cumsum(c) - c
+        kth = x[np.argmax(before + c >= top_k)]
+        seen = 0
+        for r in range(v.size):
+            keep[r] = c[r] if x[r] > kth else 0 if x[r] < kth else 1 if shipped[r] else max(0, min(c[r], top_k - seen))
+            seen += keep[r]
+    if temperature != 0 and top_p < 1:
+        z = float((keep * mass).sum())
+        above, last = 0.0, None
+        for r in range(v.size):
+            if keep[r] == 0:
+                continue
+            q = mass[r] / z
+            take = 0
+            if above < top_p:
+                take = 1 if shipped[r] else min(int(keep[r]), math.ceil((top_p - above) / q))
+            above += keep[r] * q
+            keep[r] = take
+            if take > 0:
+                last = x[r]
+        if last is None:
+            keep[0], last = 1, x[0]
+        keep[shipped & (x == last)] = 1
+    z = float((keep * mass).sum())
+    q = np.where(keep > 0, mass / z, 0.0)
+    probs = np.zeros(n)
+    probs[order[shipped]] = q[shipped]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        h = -float(np.where(q > 0, keep * q * np.log(q), 0.0).sum())
     return {
-        "prompt": prompt,
-        "tokens": [tokens[i] for i in order],
-        "logits": [float(x[i]) for i in order],
-        "shown_mass": shown_mass,
+        "probs": probs,
+        "other": float((keep * q)[~shipped].sum()),
+        "nucleus": int(keep.sum()),
+        "entropy": h,
     }
 
 
@@ -69,8 +166,8 @@ class NextTokenExplorer(anywidget.AnyWidget):
     """Next-token distributions of several prompts with temperature / top-k / top-p sliders.
 
     ``prompts``: records made by :func:`explorer_prompt` (or mappings with keys
-    ``prompt``, ``tokens``, ``logits`` and optionally ``shown_mass``).
-    ``top_k=None`` means all shipped tokens; ``top_p=1`` keeps all.
+    ``prompt``, ``tokens``, ``logits`` and optionally ``tail``). ``top_k=None`` (stored
+    as 0) means no top-k filter; ``top_p=1`` keeps all.
     """
 
     _esm = load_esm("sampling.js")
@@ -79,7 +176,7 @@ class NextTokenExplorer(anywidget.AnyWidget):
     prompts = traitlets.List().tag(sync=True)
     prompt_index = traitlets.Int(0).tag(sync=True)
     temperature = traitlets.Float(1.0).tag(sync=True)
-    top_k = traitlets.Int(1).tag(sync=True)
+    top_k = traitlets.Int(0).tag(sync=True)
     top_p = traitlets.Float(1.0).tag(sync=True)
 
     def __init__(
@@ -95,10 +192,12 @@ class NextTokenExplorer(anywidget.AnyWidget):
         for i, p in enumerate(check_nonempty("prompts", prompts)):
             if not isinstance(p, Mapping) or not {"prompt", "tokens", "logits"} <= set(p):
                 raise ValueError(f"prompts[{i}] must be a mapping with keys 'prompt', 'tokens', 'logits'")
-            records.append(explorer_prompt(p["prompt"], p["tokens"], p["logits"], p.get("shown_mass", 1.0)))
+            records.append(explorer_prompt(p["prompt"], p["tokens"], p["logits"], p.get("tail")))
         prompt_index = check_int("prompt_index", prompt_index, minimum=0, maximum=len(records) - 1)
         n = len(records[prompt_index]["tokens"])
-        top_k = n if top_k is None else check_int("top_k", top_k, minimum=1)
+        # With a tail, no top-k is 0 (the slider's last position); without one, k = n already keeps everything.
+        has_tail = bool(records[prompt_index]["tail"]["counts"])
+        top_k = (0 if has_tail else n) if top_k is None else check_int("top_k", top_k, minimum=1)
         super().__init__(
             prompts=records,
             prompt_index=prompt_index,
@@ -111,25 +210,30 @@ class NextTokenExplorer(anywidget.AnyWidget):
     def from_model(
         cls, model: Any, tokenizer: Any, prompts: Sequence[str], top: int = 50, **kwargs: Any
     ) -> NextTokenExplorer:
-        """Compute the ``top`` next tokens of each prompt with a causal LM (e.g. SmolLM2) and build the widget."""
+        """Draw the ``top`` next tokens of each prompt of a causal LM (e.g. SmolLM2); ship the rest as a histogram."""
         from nlp_helpers.sampling.llm import next_token_logits
 
         top = check_int("top", top, minimum=1, maximum=MAX_TOKENS)
         records = []
         for prompt in check_nonempty("prompts", prompts):
             logits = next_token_logits(model, tokenizer, prompt)
-            order = np.argsort(-logits, kind="stable")[:top]
-            probs = np.exp(logits - logits.max())
-            probs /= probs.sum()
-            records.append(
-                explorer_prompt(
-                    prompt,
-                    [tokenizer.decode([int(i)]) for i in order],
-                    logits[order],
-                    float(min(1.0, probs[order].sum())),
-                )
-            )
+            order = np.argsort(-logits, kind="stable")
+            head, rest = order[:top], order[top:]
+            tail = tail_histogram(logits[rest], ceiling=float(logits[head[-1]])) if rest.size else None
+            records.append(explorer_prompt(prompt, [tokenizer.decode([int(i)]) for i in head], logits[head], tail))
         return cls(records, **kwargs)
+
+    def _settings(self, temperature, top_k, top_p, prompt_index) -> tuple[dict, float, int, float]:
+        i = check_int(
+            "prompt_index",
+            self.prompt_index if prompt_index is None else prompt_index,
+            minimum=0,
+            maximum=len(self.prompts) - 1,
+        )
+        t = check_float("temperature", self.temperature if temperature is None else temperature, minimum=0.0)
+        k = self.top_k if top_k is None else check_int("top_k", top_k, minimum=0)
+        p = check_float("top_p", self.top_p if top_p is None else top_p, minimum=0.0, maximum=1.0, min_inclusive=False)
+        return self.prompts[i], t, k, p
 
     def probabilities(
         self,
@@ -138,23 +242,20 @@ class NextTokenExplorer(anywidget.AnyWidget):
         top_p: float | None = None,
         prompt_index: int | None = None,
     ) -> np.ndarray:
-        """The probabilities the view shows (current settings unless given), in the shipped token order."""
-        i = check_int(
-            "prompt_index",
-            self.prompt_index if prompt_index is None else prompt_index,
-            minimum=0,
-            maximum=len(self.prompts) - 1,
-        )
-        rec = self.prompts[i]
-        t = self.temperature if temperature is None else temperature
-        k = self.top_k if top_k is None else top_k
-        p = self.top_p if top_p is None else top_p
-        return filtered_probs(rec["logits"], t, min(k, len(rec["logits"])), p)
+        """Probabilities of the drawn tokens, in order, at the current settings (unless given); ``top_k=0``: no top-k.
+
+        Over the whole vocabulary: the rest of the probability, ``summary()["other"]``, is on the other tokens.
+        """
+        rec, t, k, p = self._settings(temperature, top_k, top_p, prompt_index)
+        return compact_filter(rec["logits"], rec["tail"], t, k, p)["probs"]
 
     def summary(self, **settings: Any) -> dict[str, Any]:
-        """Entropy (nats) and number of surviving tokens at the current (or given) settings."""
-        probs = self.probabilities(**settings)
-        return {"entropy": float(entropy(probs)), "nucleus": int((probs > 0).sum())}
+        """Entropy (nats), number of tokens that can be sampled and the probability of all other tokens (whole vocabulary)."""
+        rec, t, k, p = self._settings(
+            settings.get("temperature"), settings.get("top_k"), settings.get("top_p"), settings.get("prompt_index")
+        )
+        res = compact_filter(rec["logits"], rec["tail"], t, k, p)
+        return {"entropy": res["entropy"], "nucleus": res["nucleus"], "other": res["other"]}
 
 
 class SoftmaxTemperature(anywidget.AnyWidget):

@@ -13,8 +13,11 @@ from tests.exercise_helpers import stub
 
 
 def good_softmax(logits, temperature):
-    if temperature <= 0:
+    if temperature < 0:
         raise ValueError("temperature")
+    if temperature == 0:  # the limit T -> 0: greedy, ties share the mass
+        top = np.asarray(logits, float) == np.max(logits)
+        return top / top.sum()
     z = np.asarray(logits, float) / temperature
     e = np.exp(z - z.max())
     return e / e.sum()
@@ -63,7 +66,7 @@ def test_reference_answers_pass_and_stubs_are_not_yet(checker, good):
 def test_softmax_checker_rejects_typical_mistakes():
     def no_max_shift(logits, t):
         if t <= 0:
-            raise ValueError
+            return good_softmax(logits, t)
         with np.errstate(over="ignore", invalid="ignore"):
             e = np.exp(np.asarray(logits, float) / t)
             return e / e.sum()
@@ -76,11 +79,25 @@ def test_softmax_checker_rejects_typical_mistakes():
         e = np.exp(z - z.max())
         return e / e.sum()
 
+    def rejects_zero(logits, t):  # the old convention: T = 0 is an error instead of greedy
+        if t <= 0:
+            raise ValueError("temperature must be > 0")
+        return good_softmax(logits, t)
+
+    def argmax_only(logits, t):  # T = 0 picks one of the tied maxima instead of sharing
+        if t == 0:
+            return np.eye(len(logits))[int(np.argmax(logits))]
+        return good_softmax(logits, t)
+
     r = ex.check_softmax_with_temperature(no_max_shift)
     assert r.status == "wrong" and "subtract the largest logit" in r.message
     assert ex.check_softmax_with_temperature(multiplies).status == "wrong"
     r = ex.check_softmax_with_temperature(no_check)
-    assert r.status == "wrong" and "temperature <= 0" in r.message
+    assert r.status == "wrong" and "greedy" in r.message
+    r = ex.check_softmax_with_temperature(rejects_zero)
+    assert r.status == "wrong" and "Temperature 0 is the limit" in r.message
+    r = ex.check_softmax_with_temperature(argmax_only)
+    assert r.status == "wrong" and "split the mass equally" in r.message
 
 
 def test_top_k_checker_rejects_splitting_ties_and_forgetting_to_renormalise():

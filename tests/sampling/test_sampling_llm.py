@@ -66,7 +66,7 @@ def test_loaded_model_is_smollm2_135m_with_tied_embeddings(smollm2):
 
 
 def test_paris_is_the_likely_next_token(smollm2):
-    """The issue measured P(" Paris" | "The capital of France is") = 0.77 when it first loaded the GGUF."""
+    """P(" Paris" | "The capital of France is") = 0.77, as measured when the GGUF was first loaded."""
     table = llm.top_next_tokens(*smollm2, "The capital of France is", k=5)
     assert table.token.iloc[0] == " Paris"
     assert table.probability.iloc[0] == pytest.approx(0.77, abs=0.02)
