@@ -2,7 +2,7 @@
 
 Each cell is written exactly as in the lecture notes (one weight matrix per gate,
 ``W`` for the input, ``U`` for the previous hidden state) and can copy its weights
-from the matching PyTorch cell (:func:`load_from_torch`), so the tests prove that
+from the matching PyTorch cell (:func:`load_from_torch`), so the tests check that
 the equations below *are* what ``torch.nn.RNNCell``/``GRUCell``/``LSTMCell`` compute.
 
 Elman RNN:  h_t = f(W x_t + U h_{t-1} + b),  f = tanh (or ReLU)
@@ -25,7 +25,7 @@ Shapes: ``x`` is ``(B, d_in)`` for one step or ``(B, T, d_in)`` for a sequence
 (batch first; an unbatched ``(d_in,)``/``(T, d_in)`` also works), hidden states are
 ``(B, H)``. The sequence runner is a plain Python loop: clear, and fast enough for
 the book's demonstrations; for training, the chapter switches to ``torch.nn.LSTM``
-once these cells are proven equal to it. Gradient measurements (BPTT) are in
+once these cells are checked against it. Gradient measurements (BPTT) are in
 :mod:`nlp_helpers.rnn.gradients`. Left out: peephole connections, LSTM projections
 (``proj_size``) and dropout between stacked layers.
 """

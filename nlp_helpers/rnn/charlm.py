@@ -2,7 +2,7 @@
 
 Follows the lecture notes (section 7, "RNN LM with weight tying"):
 
-    e_t = E w_t,   h_t = LSTM(e_t, h_{t-1}),   P(w_{t+1} | w_{≤t}) = softmax(E h_t + c)
+    e_t = Eᵀ w_t,   h_t = LSTM(e_t, h_{t-1}),   P(w_{t+1} | w_{≤t}) = softmax(E h_t + c)
 
 The same matrix ``E`` (``(V, d_model)``) embeds the input characters and scores the
 output characters, so ``d_model`` must equal the LSTM's hidden size. Layers are kept as

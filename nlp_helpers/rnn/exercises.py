@@ -14,9 +14,18 @@ import numpy as np
 import torch
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
+from nlp_helpers.rnn.cells import load_from_torch
+from nlp_helpers.seeds import manual_seed
 from nlp_helpers.seeds import rng as seeded_rng
 
-__all__ = ["check_rnn_step", "check_perplexity", "check_lstm_step", "check_clip_by_norm", "check_decode"]
+__all__ = [
+    "check_rnn_step",
+    "check_perplexity",
+    "check_lstm_step",
+    "check_clip_by_norm",
+    "check_decode",
+    "check_bi_gru",
+]
 
 
 def _rng_arrays(seed: int, *shapes: tuple[int, ...]) -> list[np.ndarray]:
@@ -204,4 +213,56 @@ def check_decode(decode: Callable) -> CheckResult:
             what="decode(..., 6, targets of length 2)",
             hint="Teacher forcing needs one target per step: raise ValueError if len(targets) != n_steps.",
         )
+    return ex.result
+
+
+def _as_array(value: object) -> np.ndarray:
+    return value.detach().numpy() if isinstance(value, torch.Tensor) else np.asarray(value)
+
+
+def check_bi_gru(bi_gru: Callable) -> CheckResult:
+    """``bi_gru(x, fwd, bwd)`` -> ``(B, T, 2H)`` states of a bidirectional GRU layer; vs ``torch.nn.GRU``.
+
+    ``fwd`` and ``bwd`` are the package's ``GRUCell`` objects holding the two directions' weights
+    of a bidirectional ``nn.GRU`` (copied with ``load_from_torch``); ``x`` is ``(B, T, d_in)``.
+    """
+    with Checker("A bidirectional GRU layer") as ex:
+        for seed, (B, T, d_in, H) in enumerate([(2, 5, 3, 4), (1, 1, 2, 3)]):  # T = 1: the edge case
+            manual_seed(100 + seed)
+            ref = torch.nn.GRU(d_in, H, batch_first=True, bidirectional=True)
+            fwd, bwd = load_from_torch(ref, reverse=False), load_from_torch(ref, reverse=True)
+            x = torch.randn(B, T, d_in)
+            with torch.no_grad():
+                want = ref(x)[0].numpy()  # (B, T, 2H)
+            got = _as_array(ex.call(bi_gru, x, fwd, bwd))
+            ex.expect(
+                got.shape == want.shape,
+                f"for x of shape {(B, T, d_in)} the result should have shape {want.shape} (B, T, 2H), "
+                f"got {got.shape}: concatenate the forward and backward states along the last axis.",
+            )
+            ex.expect_close(
+                got[..., :H],
+                want[..., :H],
+                what=f"the forward half (first H = {H} features), T = {T}",
+                hint="The forward cell reads x[:, 0], x[:, 1], ... starting from the zero state (cell(x_t, None)).",
+                rtol=1e-4,
+                atol=1e-6,
+            )
+            back = got[..., H:]
+            if T > 1 and np.allclose(back[:, ::-1], want[..., H:], rtol=1e-4, atol=1e-6):
+                ex.fail(
+                    "The backward states are right but in reverse order: position t must hold the backward "
+                    "cell's state after reading x_T, ..., x_t, so flip the list of backward states back."
+                )
+            if T > 1 and np.allclose(back, want[..., :H], rtol=1e-4, atol=1e-6):
+                ex.fail("The second half repeats the forward states: use the bwd cell for the backward direction.")
+            ex.expect_close(
+                back,
+                want[..., H:],
+                what=f"the backward half (last H = {H} features), T = {T}",
+                hint="Run the bwd cell over x[:, T-1], x[:, T-2], ..., x[:, 0] from the zero state, then "
+                "reverse the list of states so that position t holds the state after reading x_t.",
+                rtol=1e-4,
+                atol=1e-6,
+            )
     return ex.result

@@ -6,8 +6,10 @@ import math
 
 import numpy as np
 import pytest
+import torch
 
 from nlp_helpers.rnn.exercises import (
+    check_bi_gru,
     check_clip_by_norm,
     check_decode,
     check_lstm_step,
@@ -187,3 +189,47 @@ def test_decode_checker():
         )
     )
     assert not no_check.passed
+
+
+# --------------------------------------------------------------------------- bidirectional GRU (hard)
+def _run(cell, x, reverse):
+    B, T, _ = x.shape
+    order = range(T - 1, -1, -1) if reverse else range(T)
+    h, states = None, {}
+    for t in order:
+        h = cell(x[:, t], h)
+        states[t] = h
+    return torch.stack([states[t] for t in range(T)], dim=1)
+
+
+def bi_gru_ok(x, fwd, bwd):
+    with torch.no_grad():
+        return torch.cat([_run(fwd, x, False), _run(bwd, x, True)], dim=-1)
+
+
+def bi_gru_not_flipped_back(x, fwd, bwd):
+    with torch.no_grad():
+        back = _run(bwd, x, True).flip(1)
+        return torch.cat([_run(fwd, x, False), back], dim=-1)
+
+
+def bi_gru_forward_twice(x, fwd, bwd):
+    with torch.no_grad():
+        return torch.cat([_run(fwd, x, False), _run(fwd, x, False)], dim=-1)
+
+
+def bi_gru_forward_only(x, fwd, bwd):
+    with torch.no_grad():
+        return _run(fwd, x, False)
+
+
+def test_bi_gru_checker():
+    # the reference is torch.nn.GRU(bidirectional=True) with the same weights (tolerance rtol 1e-4)
+    assert check_bi_gru(bi_gru_ok).passed
+    assert check_bi_gru(stub).status == "not yet"
+    flipped = check_bi_gru(bi_gru_not_flipped_back)
+    assert flipped.status == "wrong" and "reverse order" in flipped.message
+    twice = check_bi_gru(bi_gru_forward_twice)
+    assert twice.status == "wrong" and "bwd cell" in twice.message
+    only = check_bi_gru(bi_gru_forward_only)
+    assert only.status == "wrong" and "2H" in only.message
