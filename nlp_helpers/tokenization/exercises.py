@@ -2,7 +2,8 @@
 
 Each ``check_*`` calls the student's function on the chapter's examples, compares it
 with an independent reference (a regular expression written here, Jurafsky & Martin's
-worked examples, :mod:`nlp_helpers.tokenization.segmentation`, ``nltk.edit_distance``) and tries
+worked examples, :mod:`nlp_helpers.tokenization.segmentation`, ``nltk.edit_distance``,
+:func:`~nlp_helpers.tokenization.bpe.apply_merges`, :mod:`nlp_helpers.tokenization.unigram`) and tries
 the edge case students forget.
 """
 
@@ -10,15 +11,21 @@ from __future__ import annotations
 
 import random
 import re
-from collections import Counter
 from collections.abc import Callable
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.seeds import seed as _seed
-from nlp_helpers.tokenization.bpe import merge_pair
+from nlp_helpers.tokenization.bpe import apply_merges
 from nlp_helpers.tokenization.segmentation import max_match as _max_match
+from nlp_helpers.tokenization.unigram import viterbi_segment as _viterbi_segment
 
-__all__ = ["check_find_prices", "check_bpe_merge_step", "check_max_match", "check_min_edit_distance"]
+__all__ = [
+    "check_find_prices",
+    "check_max_match",
+    "check_osa_distance",
+    "check_bpe_encode",
+    "check_unigram_segment",
+]
 
 # Dollar amounts: digits, optional thousands groups ",ddd", optional decimal part ".d+".
 _PRICE_RE = re.compile(r"\$\d+(?:,\d{3})*(?:\.\d+)?")
@@ -28,15 +35,6 @@ PRICE_TEXTS = [
     "The price rose from 45.55 to 50 dollars.",
     "It cost $ 5 and then $1,000,000!",
 ]
-
-# Jurafsky & Martin (3rd ed.), section 2.5.2: the BPE training corpus, "_" marks the end of a word.
-JM_BPE_CORPUS = {
-    ("l", "o", "w", "_"): 5,
-    ("l", "o", "w", "e", "s", "t", "_"): 2,
-    ("n", "e", "w", "e", "r", "_"): 6,
-    ("w", "i", "d", "e", "r", "_"): 3,
-    ("n", "e", "w", "_"): 2,
-}
 
 # Jurafsky & Martin, section 2.4: MaxMatch on a sentence written without spaces.
 MAXMATCH_VOCAB = {"we", "can", "canon", "on", "only", "see", "a", "ash", "ort", "short", "distance", "ahead", "head"}
@@ -56,70 +54,6 @@ def check_find_prices(find_prices: Callable) -> CheckResult:
                 "a sentence-final '.' is not part of it, and a '$' without digits is no price.",
             )
         ex.expect_equal(ex.call(find_prices, ""), [], what='find_prices("")', hint="No text, no prices.")
-    return ex.result
-
-
-def _reference_merge_step(word_freqs: dict) -> tuple[tuple[str, str], dict]:
-    counts: Counter = Counter()
-    for word, freq in word_freqs.items():
-        for pair in zip(word, word[1:]):
-            counts[pair] += freq
-    best = min(counts, key=lambda p: (-counts[p], p))
-    return best, {tuple(merge_pair(w, best, best[0] + best[1])): f for w, f in word_freqs.items()}
-
-
-def check_bpe_merge_step(bpe_merge_step: Callable) -> CheckResult:
-    """``bpe_merge_step(word_freqs)`` -> ``(best_pair, new_word_freqs)``: one BPE training step."""
-    with Checker("One BPE merge by hand") as ex:
-        corpus = dict(JM_BPE_CORPUS)
-        got = ex.call(bpe_merge_step, corpus)
-        ex.expect(
-            isinstance(got, tuple) and len(got) == 2,
-            f"bpe_merge_step should return a pair (best_pair, new_word_freqs), got {type(got).__name__}.",
-        )
-        pair, new = got
-        ex.expect_equal(
-            tuple(pair),
-            ("e", "r"),
-            what="the first merge on J&M's corpus",
-            hint="Count each adjacent pair once per occurrence, weighted by the word's frequency: "
-            "('e', 'r') and ('r', '_') both occur 9 times; the tie goes to the smaller pair.",
-        )
-        ex.expect_equal(
-            corpus,
-            JM_BPE_CORPUS,
-            what="the input word_freqs after the call",
-            hint="Build a new dict; do not modify the one you were given.",
-        )
-        ex.expect_equal(
-            dict(new),
-            _reference_merge_step(JM_BPE_CORPUS)[1],
-            what="new_word_freqs",
-            hint="Replace every adjacent ('e', 'r') by the single symbol 'er' and keep the frequencies.",
-        )
-        pair, _ = ex.call(bpe_merge_step, {("a", "b"): 1, ("c", "d"): 5})
-        ex.expect_equal(
-            tuple(pair),
-            ("c", "d"),
-            what="the best pair of {('a','b'): 1, ('c','d'): 5}",
-            hint="A pair inside a word that occurs 5 times occurs 5 times: weight the counts by the word's frequency.",
-        )
-        overlap = {("a", "a", "a"): 1, ("b", "a"): 1}
-        pair, new = ex.call(bpe_merge_step, overlap)
-        ex.expect_equal(
-            (tuple(pair), dict(new)),
-            (("a", "a"), {("aa", "a"): 1, ("b", "a"): 1}),
-            what="bpe_merge_step({('a','a','a'): 1, ('b','a'): 1})",
-            hint="'a a a' holds the pair ('a', 'a') twice, but merging scans left to right "
-            "and cannot use the middle 'a' twice: the result is ('aa', 'a').",
-        )
-        ex.expect_raises(
-            ValueError,
-            bpe_merge_step,
-            {("a",): 3},
-            what="bpe_merge_step({('a',): 3})",
-            hint="When no word has two symbols left there is nothing to merge: raise ValueError.",
-        )
     return ex.result
 
 
@@ -145,37 +79,110 @@ def check_max_match(max_match: Callable) -> CheckResult:
     return ex.result
 
 
-def check_min_edit_distance(min_edit_distance: Callable) -> CheckResult:
-    """``min_edit_distance(source, target, sub_cost=1)``: Levenshtein distance by dynamic programming."""
-    from nltk import edit_distance as nltk_edit_distance
+def _osa_reference(a: str, b: str) -> int:
+    # Optimal string alignment (Damerau 1964 as usually implemented): Levenshtein plus adjacent swaps.
+    D = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            D[i][j] = min(D[i - 1][j] + 1, D[i][j - 1] + 1, D[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                D[i][j] = min(D[i][j], D[i - 2][j - 2] + 1)
+    return D[-1][-1]
 
-    with Checker("Minimum edit distance") as ex:
-        for a, b, sub, want, note in [
-            ("intention", "execution", 2, 8, "J&M's example with substitution cost 2"),
-            ("intention", "execution", 1, 5, "the same pair with substitution cost 1"),
-            ("kitten", "sitting", 1, 3, "k->s, e->i, insert g"),
+
+def check_osa_distance(osa_distance: Callable) -> CheckResult:
+    """``osa_distance(source, target)``: edit distance where swapping two adjacent symbols costs 1."""
+    with Checker("Edit distance with transpositions") as ex:
+        for a, b, want, note in [
+            ("form", "from", 1, "o and r are swapped: one transposition"),
+            ("recieve", "receive", 1, "the classic spelling error ie/ei"),
+            ("ca", "abc", 3, "no symbol may be edited twice, so the swap does not help here"),
+            ("", "abc", 3, "three insertions"),
         ]:
-            got = ex.call(min_edit_distance, a, b, sub_cost=sub)
             ex.expect_close(
-                got,
+                ex.call(osa_distance, a, b),
                 want,
-                what=f"min_edit_distance({a!r}, {b!r}, sub_cost={sub})",
-                hint=f"{note}. D[i, j] = min(D[i-1, j] + 1, D[i, j-1] + 1, D[i-1, j-1] + cost).",
+                what=f"osa_distance({a!r}, {b!r})",
+                hint=f"{note}. Add the case D[i-2, j-2] + 1 when a[i-1] == b[j-2] and a[i-2] == b[j-1].",
             )
-        ex.expect_close(
-            ex.call(min_edit_distance, "", "abc"),
-            3,
-            what='min_edit_distance("", "abc")',
-            hint="The first row and column of the table are 0, 1, 2, ...: insert or delete everything.",
-        )
         rng = random.Random(_seed(0))
-        for _ in range(5):
+        for _ in range(8):
             a = "".join(rng.choice("abc") for _ in range(rng.randint(0, 7)))
             b = "".join(rng.choice("abc") for _ in range(rng.randint(0, 7)))
             ex.expect_close(
-                ex.call(min_edit_distance, a, b, sub_cost=2),
-                nltk_edit_distance(a, b, substitution_cost=2),
-                what=f"min_edit_distance({a!r}, {b!r}, sub_cost=2)",
-                hint="Compare with nltk.edit_distance; a substitution costs 0 when the symbols are equal.",
+                ex.call(osa_distance, a, b),
+                _osa_reference(a, b),
+                what=f"osa_distance({a!r}, {b!r})",
+                hint="Insertions, deletions and substitutions cost 1, copying costs 0, and a swap of two "
+                "adjacent symbols costs 1 (a symbol already swapped is not edited again).",
             )
+    return ex.result
+
+
+def check_bpe_encode(bpe_encode: Callable) -> CheckResult:
+    """``bpe_encode(text, merges)``: the tokens of ``text`` under an ordered merge list."""
+    with Checker("BPE encoding from a merge list") as ex:
+        merges = [("e", "r"), ("er", " "), ("n", "e"), ("ne", "w"), ("l", "o"), ("lo", "w"), (" ", "n")]
+        for text in ["newer lower", "lowest", "a newer", ""]:
+            got = ex.call(bpe_encode, text, merges)
+            ex.expect_equal(
+                list(got),
+                apply_merges(text, merges),
+                what=f"bpe_encode({text!r}, merges)",
+                hint="Cut the text with pretokenize first, start each chunk from its characters and "
+                "apply the merges in the order they were learned; merges never cross chunks.",
+            )
+        order = [("b", "c"), ("a", "b")]  # learned first wins, even though ("a", "b") comes first in the text
+        ex.expect_equal(
+            list(ex.call(bpe_encode, "abc", order)),
+            ["a", "bc"],
+            what='bpe_encode("abc", [("b", "c"), ("a", "b")])',
+            hint="Apply the merge with the lowest rank (learned earliest) first, wherever it is in the "
+            "chunk, not the leftmost pair.",
+        )
+        ex.expect_equal(
+            list(ex.call(bpe_encode, "aaa", [("a", "a")])),
+            ["aa", "a"],
+            what='bpe_encode("aaa", [("a", "a")])',
+            hint="Merge left to right and do not reuse a symbol: 'aaa' becomes 'aa' + 'a'.",
+        )
+        text = "I don't know"
+        ex.expect_equal(
+            list(ex.call(bpe_encode, text, [("o", "n"), ("'", "t"), ("d", "on")])),
+            apply_merges(text, [("o", "n"), ("'", "t"), ("d", "on")]),
+            what=f"bpe_encode({text!r}, [('o','n'), (\"'\",'t'), ('d','on')])",
+            hint="GPT-2's pattern makes \"'t\" a chunk of its own and gives ' don' its space.",
+        )
+    return ex.result
+
+
+def check_unigram_segment(unigram_segment: Callable) -> CheckResult:
+    """``unigram_segment(text, log_probs)`` -> the most probable list of pieces (Viterbi)."""
+    with Checker("Unigram segmentation by Viterbi") as ex:
+        lp = {"a": -3.0, "b": -3.0, "c": -3.0, "ab": -2.0, "bc": -2.5, "abc": -6.0, "ca": -1.0}
+        for text in ["abc", "cab", "abcabc", "cca", "b"]:
+            got = ex.call(unigram_segment, text, lp)
+            ex.expect_equal(
+                list(got),
+                _viterbi_segment(text, lp)[0],
+                what=f"unigram_segment({text!r}, log_probs)",
+                hint="best[j] = max over i < j of best[i] + log_probs[text[i:j]]; keep a back-pointer to "
+                "the i that won and follow the pointers back from the end.",
+            )
+        greedy_trap = {"ab": -1.0, "c": -5.0, "a": -1.5, "bc": -1.0}
+        ex.expect_equal(
+            list(ex.call(unigram_segment, "abc", greedy_trap)),
+            ["a", "bc"],
+            what='unigram_segment("abc", {"ab": -1, "c": -5, "a": -1.5, "bc": -1})',
+            hint="Greedy longest-match takes 'ab' (total -6); Viterbi compares every split: a + bc is -2.5.",
+        )
+        ex.expect_equal(list(ex.call(unigram_segment, "", lp)), [], what='unigram_segment("", log_probs)')
+        ex.expect_raises(
+            ValueError,
+            unigram_segment,
+            "abd",
+            lp,
+            what='unigram_segment("abd", log_probs) without a piece for "d"',
+            hint="When best[len(text)] is still -inf no segmentation exists: raise ValueError.",
+        )
     return ex.result
