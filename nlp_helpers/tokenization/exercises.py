@@ -3,28 +3,29 @@
 Each ``check_*`` calls the student's function on the chapter's examples, compares it
 with an independent reference (a regular expression written here, Jurafsky & Martin's
 worked examples, :mod:`nlp_helpers.tokenization.segmentation`, ``nltk.edit_distance``,
-:func:`~nlp_helpers.tokenization.bpe.apply_merges`, :mod:`nlp_helpers.tokenization.unigram`) and tries
+a byte-level encoder and a brute-force sum over all segmentations written here) and tries
 the edge case students forget.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Callable
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.seeds import seed as _seed
-from nlp_helpers.tokenization.bpe import apply_merges
+from nlp_helpers.tokenization.bpe import merge_pair, pretokenize
 from nlp_helpers.tokenization.segmentation import max_match as _max_match
-from nlp_helpers.tokenization.unigram import viterbi_segment as _viterbi_segment
 
 __all__ = [
     "check_find_prices",
     "check_max_match",
     "check_osa_distance",
     "check_bpe_encode",
-    "check_unigram_segment",
+    "check_unigram_log_likelihood",
+    "BPE_ID_MERGES",
 ]
 
 # Dollar amounts: digits, optional thousands groups ",ddd", optional decimal part ".d+".
@@ -119,70 +120,115 @@ def check_osa_distance(osa_distance: Callable) -> CheckResult:
     return ex.result
 
 
+def _encode_ids_reference(text: str, merges: dict) -> list[int]:
+    # Byte-level BPE encoding with minbpe's merge table: UTF-8 bytes, lowest new id first, per chunk.
+    out: list[int] = []
+    for chunk in pretokenize(text):
+        ids = list(chunk.encode("utf-8"))
+        while len(ids) > 1:
+            pair = min(zip(ids, ids[1:]), key=lambda p: merges.get(p, math.inf))
+            if pair not in merges:
+                break
+            ids = merge_pair(ids, pair, merges[pair])
+        out.extend(ids)
+    return out
+
+
+_L, _H, _E, _O, _W, _SP = (ord(c) for c in "lheow ")
+BPE_ID_MERGES = {(_L, _L): 256, (_H, _E): 257, (257, 256): 258, (258, _O): 259, (_SP, _W): 260, (_SP, 259): 261}
+
+
 def check_bpe_encode(bpe_encode: Callable) -> CheckResult:
-    """``bpe_encode(text, merges)``: the tokens of ``text`` under an ordered merge list."""
-    with Checker("BPE encoding from a merge list") as ex:
-        merges = [("e", "r"), ("er", " "), ("n", "e"), ("ne", "w"), ("l", "o"), ("lo", "w"), (" ", "n")]
-        for text in ["newer lower", "lowest", "a newer", ""]:
-            got = ex.call(bpe_encode, text, merges)
+    """``bpe_encode(text, merges)`` -> token ids: byte-level BPE with a minbpe merge table."""
+    with Checker("Byte-level BPE encoding from a merge table") as ex:
+        for text in ["hello", "hello hello world", "Hello!", ""]:
+            got = ex.call(bpe_encode, text, BPE_ID_MERGES)
+            ex.expect(isinstance(got, list), f"bpe_encode should return a list of ints, got {type(got).__name__}.")
             ex.expect_equal(
-                list(got),
-                apply_merges(text, merges),
-                what=f"bpe_encode({text!r}, merges)",
-                hint="Cut the text with pretokenize first, start each chunk from its characters and "
-                "apply the merges in the order they were learned; merges never cross chunks.",
+                [int(i) for i in got],
+                _encode_ids_reference(text, BPE_ID_MERGES),
+                what=f"bpe_encode({text!r}, BPE_ID_MERGES)",
+                hint="Cut the text with pretokenize, turn each chunk into its UTF-8 bytes "
+                "(list(chunk.encode('utf-8'))) and merge inside each chunk only.",
             )
-        order = [("b", "c"), ("a", "b")]  # learned first wins, even though ("a", "b") comes first in the text
         ex.expect_equal(
-            list(ex.call(bpe_encode, "abc", order)),
-            ["a", "bc"],
-            what='bpe_encode("abc", [("b", "c"), ("a", "b")])',
-            hint="Apply the merge with the lowest rank (learned earliest) first, wherever it is in the "
-            "chunk, not the leftmost pair.",
+            list(ex.call(bpe_encode, "abc", {(98, 99): 256, (97, 98): 257})),
+            [97, 256],
+            what='bpe_encode("abc", {(98, 99): 256, (97, 98): 257})',
+            hint="Apply the merge learned first (the smallest new id) wherever it is in the chunk, not "
+            "the leftmost pair: (b, c) -> 256 comes before (a, b) -> 257.",
         )
         ex.expect_equal(
-            list(ex.call(bpe_encode, "aaa", [("a", "a")])),
-            ["aa", "a"],
-            what='bpe_encode("aaa", [("a", "a")])',
-            hint="Merge left to right and do not reuse a symbol: 'aaa' becomes 'aa' + 'a'.",
+            list(ex.call(bpe_encode, "aaa", {(97, 97): 256})),
+            [256, 97],
+            what='bpe_encode("aaa", {(97, 97): 256})',
+            hint="Merge left to right and do not reuse a symbol: 'aaa' becomes 256 + 97.",
         )
-        text = "I don't know"
         ex.expect_equal(
-            list(ex.call(bpe_encode, text, [("o", "n"), ("'", "t"), ("d", "on")])),
-            apply_merges(text, [("o", "n"), ("'", "t"), ("d", "on")]),
-            what=f"bpe_encode({text!r}, [('o','n'), (\"'\",'t'), ('d','on')])",
-            hint="GPT-2's pattern makes \"'t\" a chunk of its own and gives ' don' its space.",
+            list(ex.call(bpe_encode, "café", {(195, 169): 256, (102, 256): 257})),
+            [99, 97, 257],
+            what='bpe_encode("café", {(195, 169): 256, (102, 256): 257})',
+            hint="'é' is two UTF-8 bytes, 195 169: work on bytes, not on characters (ord('é') is 233).",
+        )
+        ex.expect_equal(
+            list(ex.call(bpe_encode, "a b", {(97, 32): 256})),
+            [97, 32, 98],
+            what='bpe_encode("a b", {(97, 32): 256})',
+            hint="'a' and ' b' are different chunks: a merge never crosses a chunk boundary.",
         )
     return ex.result
 
 
-def check_unigram_segment(unigram_segment: Callable) -> CheckResult:
-    """``unigram_segment(text, log_probs)`` -> the most probable list of pieces (Viterbi)."""
-    with Checker("Unigram segmentation by Viterbi") as ex:
+def _all_segmentations(text: str):
+    for cuts in range(2 ** max(len(text) - 1, 0)):
+        pieces, start = [], 0
+        for i in range(1, len(text)):
+            if cuts >> (i - 1) & 1:
+                pieces.append(text[start:i])
+                start = i
+        yield [*pieces, text[start:]]
+
+
+def _log_likelihood_reference(text: str, log_probs: dict) -> float:
+    # Brute force: log of the sum, over every segmentation into known pieces, of their probability.
+    scores = [sum(log_probs[p] for p in seg) for seg in _all_segmentations(text) if all(p in log_probs for p in seg)]
+    if not scores:
+        raise ValueError("no segmentation")
+    top = max(scores)
+    return top + math.log(sum(math.exp(x - top) for x in scores))
+
+
+def check_unigram_log_likelihood(unigram_log_likelihood: Callable) -> CheckResult:
+    """``unigram_log_likelihood(text, log_probs)``: log of the total probability of all segmentations."""
+    with Checker("Unigram: the probability of a string, over all its segmentations") as ex:
         lp = {"a": -3.0, "b": -3.0, "c": -3.0, "ab": -2.0, "bc": -2.5, "abc": -6.0, "ca": -1.0}
         for text in ["abc", "cab", "abcabc", "cca", "b"]:
-            got = ex.call(unigram_segment, text, lp)
-            ex.expect_equal(
-                list(got),
-                _viterbi_segment(text, lp)[0],
-                what=f"unigram_segment({text!r}, log_probs)",
-                hint="best[j] = max over i < j of best[i] + log_probs[text[i:j]]; keep a back-pointer to "
-                "the i that won and follow the pointers back from the end.",
+            ex.expect_close(
+                ex.call(unigram_log_likelihood, text, lp),
+                _log_likelihood_reference(text, lp),
+                rtol=1e-9,
+                what=f"unigram_log_likelihood({text!r}, log_probs)",
+                hint="Viterbi's recursion with the max replaced by a sum: alpha[j] = logsumexp over "
+                "i < j of alpha[i] + log_probs[text[i:j]], alpha[0] = 0.",
             )
-        greedy_trap = {"ab": -1.0, "c": -5.0, "a": -1.5, "bc": -1.0}
-        ex.expect_equal(
-            list(ex.call(unigram_segment, "abc", greedy_trap)),
-            ["a", "bc"],
-            what='unigram_segment("abc", {"ab": -1, "c": -5, "a": -1.5, "bc": -1})',
-            hint="Greedy longest-match takes 'ab' (total -6); Viterbi compares every split: a + bc is -2.5.",
+        ex.expect_close(
+            ex.call(unigram_log_likelihood, "", lp),
+            0.0,
+            what='unigram_log_likelihood("", log_probs)',
+            hint="The empty string has exactly one segmentation, the empty one: probability 1, log 0.",
         )
-        ex.expect_equal(list(ex.call(unigram_segment, "", lp)), [], what='unigram_segment("", log_probs)')
+        long = "abc" * 40  # 2**119 segmentations: only dynamic programming finishes
+        ex.expect(
+            math.isfinite(ex.call(unigram_log_likelihood, long, lp)),
+            "unigram_log_likelihood('abc' * 40, log_probs) should be a finite number: add log probabilities "
+            "with logsumexp, never multiply raw probabilities (they underflow to 0).",
+        )
         ex.expect_raises(
             ValueError,
-            unigram_segment,
+            unigram_log_likelihood,
             "abd",
             lp,
-            what='unigram_segment("abd", log_probs) without a piece for "d"',
-            hint="When best[len(text)] is still -inf no segmentation exists: raise ValueError.",
+            what='unigram_log_likelihood("abd", log_probs) without a piece for "d"',
+            hint="When no segmentation exists the probability is 0: raise ValueError instead of returning -inf.",
         )
     return ex.result
