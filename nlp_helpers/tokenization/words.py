@@ -166,6 +166,8 @@ def lemmatize(
     (default: the whole words of BERT's vocabulary). Tokens no rule explains come back case-folded.
     """
     items = _check_tokens(tokens)
+    if table is not None and not isinstance(table, Mapping):
+        raise TypeError(f"table must be a mapping form -> lemma, got {type(table).__name__}")
     return [lemmatize_word(t, lexicon, table) if t.strip() else t for t in items]
 
 
