@@ -4,7 +4,7 @@ What it implements
     * :func:`word_tokenize`: a regular-expression tokenizer in the spirit of the
       Penn Treebank (PTB) conventions: punctuation becomes its own token and
       clitics are split off (``don't`` -> ``do n't``, ``John's`` -> ``John 's``).
-      Unlike the PTB it keeps the units the seeds ask for in one piece:
+      Unlike the PTB it keeps the units the lecture notes ask for in one piece:
       times ``6:00``, prices ``$45.55``, dates ``01/01/2020``, ``Covid-19``,
       e-mail addresses, URLs and abbreviations such as ``U.S.A.``.
     * normalizers: :func:`case_fold`, :func:`stem` (Porter, via nltk, which needs
