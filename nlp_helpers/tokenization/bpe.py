@@ -5,10 +5,12 @@ What it implements
     with Subword Units": start from single characters and repeatedly merge the
     most frequent adjacent pair of symbols into a new symbol.
 
-    * :func:`pretokenize` splits text into chunks the way GPT-2 does: a leading
-      space belongs to the word after it (``" the"``), letters, digits and other
-      symbols form separate chunks, and runs of whitespace are chunks of their own.
-      Merges never cross a chunk boundary. The attached space plays the role of
+    * :func:`pretokenize` splits text into chunks with GPT-2's own pattern
+      (Radford et al. 2019, ``encoder.py`` of openai/gpt-2): the English clitics
+      ``'s 't 're 've 'm 'll 'd`` are chunks, a leading space belongs to the word
+      after it (``" the"``), letters, digits and other symbols form separate
+      chunks, and runs of whitespace are chunks of their own. Merges never cross
+      a chunk boundary. The attached space plays the role of
       Sennrich's end-of-word marker ``</w>`` (here it marks the *start* of a
       word), and because the chunks concatenate back to the text, decoding is
       exact, whitespace included.
@@ -17,11 +19,9 @@ What it implements
       every string (CJK, accents, emoji, tabs) round-trips exactly. Such a token
       cannot arise from merges, because ``<`` and ``0`` always fall into
       different chunks.
-    * :meth:`BPE.train` updates pair counts incrementally: after a merge only
-      the words that contain the merged pair are re-counted, and a heap with
-      lazy deletion finds the next most frequent pair.
-      :func:`train_merges_naive` is the textbook version that re-counts every
-      pair after every merge; tests and ``benchmarks/`` compare the two.
+    * :meth:`BPE.train` re-counts only the words that hold the merged pair and
+      finds the next best pair in a heap with lazy deletion;
+      :func:`train_merges_naive` re-counts every pair after every merge.
 
 Tie-breaking
     When several pairs are equally frequent, the pair whose symbols were created
@@ -41,18 +41,29 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
+import regex
 from tqdm.auto import tqdm
 
 from nlp_helpers._checks import check_int, check_text
 from nlp_helpers.display import hide_progress
 
-__all__ = ["BPE", "pretokenize", "merge_pair", "apply_merges", "train_merges_naive", "byte_token"]
+__all__ = [
+    "BPE",
+    "GPT2_PATTERN",
+    "pretokenize",
+    "merge_pair",
+    "apply_merges",
+    "check_merges",
+    "train_merges_naive",
+    "byte_token",
+]
 
-# GPT-2's pre-tokenizer, written with Python's `re` (which has no \p{L}):
-# letters (plus combining accents), digits and "other" each form their own chunk,
-# optionally preceded by one space; whitespace runs keep their last space for the next word.
-_LETTER = r"(?:[^\W\d_]|[\u0300-\u036f])"
-_PRETOKENIZE_RE = re.compile(rf" ?{_LETTER}+| ?\d+| ?(?:[^\s\w\u0300-\u036f]|_)+|\s+(?!\S)|\s+")
+# GPT-2's pre-tokenizer, character for character (openai/gpt-2, src/encoder.py). It needs the
+# `regex` package for \p{L} (letter) and \p{N} (number): the clitics first, then letters,
+# digits and "other" each as a chunk with an optional leading space; a whitespace run gives
+# its last space to the next word (\s+(?!\S)). The clitics are lower case only, as in GPT-2.
+GPT2_PATTERN = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+_PRETOKENIZE_RE = regex.compile(GPT2_PATTERN)
 _BYTE_TOKEN_RE = re.compile(r"<0x([0-9A-F]{2})>")
 
 
@@ -61,6 +72,8 @@ def pretokenize(text: str) -> list[str]:
 
     >>> pretokenize("Hello  world, 2024!")
     ['Hello', ' ', ' world', ',', ' 2024', '!']
+    >>> pretokenize("I don't")
+    ['I', ' don', "'t"]
     """
     check_text("text", text)
     return _PRETOKENIZE_RE.findall(text)
@@ -139,6 +152,15 @@ def _check_corpus(corpus: str | Iterable[str]) -> list[str]:
     return docs
 
 
+def _check_word_counts(word_counts: Mapping[str, int]) -> None:
+    if not isinstance(word_counts, Mapping):
+        raise TypeError(f"word_counts must be a mapping chunk -> count, got {type(word_counts).__name__}")
+    for w, c in word_counts.items():
+        if not (isinstance(w, str) and w):
+            raise ValueError(f"word_counts keys must be non-empty strings, got {w!r}")
+        check_int(f"word_counts[{w!r}]", c, minimum=1)
+
+
 def train_merges_naive(
     word_counts: Mapping[str, int], num_merges: int, *, min_frequency: int = 1
 ) -> list[tuple[str, str]]:
@@ -148,12 +170,7 @@ def train_merges_naive(
     Cost is O(num_merges x corpus size); :meth:`BPE.train` learns the same merges
     (same tie-breaking rule) with incremental counts.
     """
-    if not isinstance(word_counts, Mapping):
-        raise TypeError(f"word_counts must be a mapping chunk -> count, got {type(word_counts).__name__}")
-    for w, c in word_counts.items():
-        if not (isinstance(w, str) and w):
-            raise ValueError(f"word_counts keys must be non-empty strings, got {w!r}")
-        check_int(f"word_counts[{w!r}]", c, minimum=1)
+    _check_word_counts(word_counts)
     num_merges = check_int("num_merges", num_merges, minimum=0)
     min_frequency = check_int("min_frequency", min_frequency, minimum=1)
     words = {tuple(w): c for w, c in word_counts.items()}  # chunk as a tuple of symbols -> count
@@ -224,11 +241,36 @@ class BPE:
         ``progress=True`` shows a tqdm bar.
         """
         docs = _check_corpus(corpus)
+        word_counts = Counter(chunk for doc in docs for chunk in pretokenize(doc))
+        return cls.train_from_counts(word_counts, num_merges, min_frequency=min_frequency, progress=progress)
+
+    @classmethod
+    def train_from_counts(
+        cls,
+        word_counts: Mapping[str, int],
+        num_merges: int,
+        *,
+        min_frequency: int = 1,
+        alphabet: Iterable[str] | None = None,
+        progress: bool = False,
+    ) -> BPE:
+        """Learn up to ``num_merges`` merges from chunks already cut and counted, ``{chunk: count}``.
+
+        Use it when the chunks come from another pre-tokenizer, e.g. byte-level chunks
+        (:mod:`nlp_helpers.tokenization.byte_level`). ``alphabet`` adds base characters
+        that need not occur in the chunks (default: only those that do).
+        """
+        _check_word_counts(word_counts)
         num_merges = check_int("num_merges", num_merges, minimum=0)
         min_frequency = check_int("min_frequency", min_frequency, minimum=1)
-        word_counts = Counter(chunk for doc in docs for chunk in pretokenize(doc))
-        alphabet = sorted({ch for w in word_counts for ch in w})
-        names = list(alphabet)  # symbol id -> string; ids give the tie-breaking order
+        base = sorted({ch for w in word_counts for ch in w})  # ids in code-point order: the tie-breaking order
+        if alphabet is not None:
+            if isinstance(alphabet, str) or not isinstance(alphabet, Iterable):
+                raise TypeError(f"alphabet must be an iterable of characters, got {type(alphabet).__name__}")
+            alphabet = sorted(set(base) | set(alphabet))
+        else:
+            alphabet = base
+        names = list(base)  # symbol id -> string; ids give the tie-breaking order
         ids = {s: i for i, s in enumerate(names)}
         words = [[ids[ch] for ch in w] for w in word_counts]  # each chunk as symbol ids
         freqs = list(word_counts.values())
@@ -278,7 +320,8 @@ class BPE:
         return cls([(names[a], names[b]) for a, b in merges], alphabet)
 
     # ----------------------------------------------------------------------- encoding
-    def _encode_chunk(self, chunk: str) -> list[str]:
+    def encode_chunk(self, chunk: str) -> list[str]:
+        """Tokens of one chunk, without pre-tokenizing it (callers with their own pre-tokenizer use this)."""
         cached = self._cache.get(chunk)
         if cached is not None:
             return cached
@@ -302,7 +345,7 @@ class BPE:
         """Tokens of ``text`` (strings); ``decode(encode(text)) == text`` for every string."""
         check_text("text", text)
         try:
-            return [tok for chunk in pretokenize(text) for tok in self._encode_chunk(chunk)]
+            return [tok for chunk in pretokenize(text) for tok in self.encode_chunk(chunk)]
         except UnicodeEncodeError as exc:  # a lone surrogate (e.g. "\ud800") has no UTF-8 bytes to fall back to
             raise ValueError(
                 f"text contains {exc.object[exc.start : exc.end]!r}, which is not valid Unicode "

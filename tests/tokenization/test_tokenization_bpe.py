@@ -295,3 +295,52 @@ def test_check_merges_accepts_pairs_and_names_what_is_wrong() -> None:
         check_merges("lo")
     with pytest.raises((TypeError, ValueError), match=r"merges\[1\]"):
         check_merges([("l", "o"), ("x",)])
+
+
+# --------------------------------------------------------------------------- GPT-2's pattern
+_GPT2_PRE = None
+
+
+def _hf_gpt2_chunks(text: str) -> list[str]:
+    """Hugging Face's GPT-2 pre-tokenizer, its byte-level pieces mapped back to text."""
+    global _GPT2_PRE
+    from tokenizers import pre_tokenizers
+    from transformers.convert_slow_tokenizer import bytes_to_unicode as hf_bytes_to_unicode
+
+    if _GPT2_PRE is None:
+        _GPT2_PRE = (
+            pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True),
+            {c: b for b, c in hf_bytes_to_unicode().items()},
+        )
+    pre, to_byte = _GPT2_PRE
+    return [bytes(to_byte[c] for c in piece).decode("utf-8") for piece, _ in pre.pre_tokenize_str(text)]
+
+
+def test_gpt2_contractions_hand_worked():
+    # openai/gpt-2 encoder.py: the clitics are chunks of their own, lower case only.
+    assert pretokenize("I don't think they'll come") == ["I", " don", "'t", " think", " they", "'ll", " come"]
+    assert pretokenize("DON'T I'M") == ["DON", "'", "T", " I", "'", "M"]
+    assert pretokenize("x  \n\n y") == ["x", "  \n\n", " y"]
+    assert pretokenize("a\u0301") == ["a", "\u0301"]  # a combining accent is not \p{L}
+
+
+def test_pretokenize_equals_huggingface_gpt2_pre_tokenizer():
+    rng = random.Random(seed(16))
+    alphabet = list("aZé ü\t\n'’0123456789.,!?-_$談到🙂\u0301") + ["'s", "'t", "'LL", "'re", "'ve", "'m", "'d", "  "]
+    texts = [
+        rng.choice(["", "x"]) + "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 30))) for _ in range(2000)
+    ]
+    texts += list(lee_background())[:50]
+    for text in texts:
+        assert pretokenize(text) == _hf_gpt2_chunks(text), text
+
+
+def test_train_from_counts_equals_the_naive_trainer_and_keeps_extra_alphabet():
+    counts = Counter(c for d in list(lee_background())[:40] for c in pretokenize(d))
+    bpe = BPE.train_from_counts(counts, 60, alphabet=["Ω"])
+    assert bpe.merges == train_merges_naive(counts, 60)
+    assert "Ω" in bpe.alphabet and bpe.encode("Ω") == ["Ω"]
+    with pytest.raises(TypeError, match="word_counts"):
+        BPE.train_from_counts(["a"], 3)
+    with pytest.raises(TypeError, match="alphabet"):
+        BPE.train_from_counts({"ab": 1}, 3, alphabet="ab")

@@ -2,20 +2,26 @@
 
 from __future__ import annotations
 
+import math
 import re
-from collections import Counter
 
+import numpy as np
 import pytest
+from nltk import edit_distance as nltk_edit_distance
 
 from nlp_helpers.exercises.checker import STRICT_ENV
+from nlp_helpers.tokenization.bpe import merge_pair, pretokenize
+from nlp_helpers.tokenization.byte_level import ByteLevelBPE, bytes_to_unicode
 from nlp_helpers.tokenization.exercises import (
-    JM_BPE_CORPUS,
+    BPE_ID_MERGES,
     MAXMATCH_VOCAB,
-    check_bpe_merge_step,
+    check_bpe_encode,
     check_find_prices,
     check_max_match,
-    check_min_edit_distance,
+    check_osa_distance,
+    check_unigram_log_likelihood,
 )
+from nlp_helpers.tokenization.unigram import viterbi_segment
 from tests.exercise_helpers import stub
 
 
@@ -43,82 +49,6 @@ def test_prices_checker():
     assert "sentence-final" in check_find_prices(prices_greedy_dot).message
     assert not check_find_prices(prices_without_dollar).passed
     assert "list" in check_find_prices(lambda t: tuple(prices_ok(t))).message
-
-
-# --------------------------------------------------------------------------- BPE merge step
-def merge_step_ok(word_freqs):
-    counts = Counter()
-    for word, freq in word_freqs.items():
-        for pair in zip(word, word[1:]):
-            counts[pair] += freq
-    if not counts:
-        raise ValueError("no pair to merge")
-    best = min(counts, key=lambda p: (-counts[p], p))
-    new = {}
-    for word, freq in word_freqs.items():
-        out, i = [], 0
-        while i < len(word):
-            if i + 1 < len(word) and (word[i], word[i + 1]) == best:
-                out.append(word[i] + word[i + 1])
-                i += 2
-            else:
-                out.append(word[i])
-                i += 1
-        new[tuple(out)] = freq
-    return best, new
-
-
-def merge_step_unweighted(word_freqs):
-    counts = Counter(p for w in word_freqs for p in zip(w, w[1:]))  # ignores the frequencies
-    best = min(counts, key=lambda p: (-counts[p], p))
-    return best, merge_step_ok(word_freqs)[1]
-
-
-def merge_step_largest_on_tie(word_freqs):
-    counts = Counter()
-    for word, freq in word_freqs.items():
-        for pair in zip(word, word[1:]):
-            counts[pair] += freq
-    best = max(counts, key=lambda p: (counts[p], p))  # ties go to the largest pair
-    new = {}
-    for word, freq in word_freqs.items():
-        joined = " ".join(word).replace(f"{best[0]} {best[1]}", best[0] + best[1])
-        new[tuple(joined.split(" "))] = freq
-    return best, new
-
-
-def merge_step_mutates(word_freqs):
-    best, new = merge_step_ok(word_freqs)
-    word_freqs.clear()
-    word_freqs.update(new)
-    return best, word_freqs
-
-
-def merge_step_no_error(word_freqs):
-    try:
-        return merge_step_ok(word_freqs)
-    except ValueError:
-        return None, dict(word_freqs)
-
-
-def test_bpe_merge_step_checker():
-    assert check_bpe_merge_step(merge_step_ok).passed
-    assert check_bpe_merge_step(stub).status == "not yet"
-    assert "tie" in check_bpe_merge_step(merge_step_largest_on_tie).message
-    assert "weight the counts" in check_bpe_merge_step(merge_step_unweighted).message
-    assert "do not modify" in check_bpe_merge_step(merge_step_mutates).message
-    assert "ValueError" in check_bpe_merge_step(merge_step_no_error).message
-    assert JM_BPE_CORPUS[("l", "o", "w", "_")] == 5  # the checker's corpus was not modified
-
-
-def test_overlapping_pairs_are_merged_left_to_right():
-    def merge_overlapping_wrong(word_freqs):
-        best, new = merge_step_ok(word_freqs)
-        if best == ("a", "a"):
-            new = {("a", "aa") if w == ("aa", "a") else w: f for w, f in new.items()}
-        return best, new
-
-    assert "left to right" in check_bpe_merge_step(merge_overlapping_wrong).message
 
 
 # --------------------------------------------------------------------------- max match
@@ -167,45 +97,142 @@ def test_max_match_checker():
     ]  # J&M's output
 
 
-# --------------------------------------------------------------------------- edit distance
-def med_ok(source, target, sub_cost=1):
-    n, m = len(source), len(target)
-    D = [[0] * (m + 1) for _ in range(n + 1)]
-    for i in range(n + 1):
-        D[i][0] = i
-    for j in range(m + 1):
-        D[0][j] = j
-    for i in range(1, n + 1):
-        for j in range(1, m + 1):
-            cost = 0 if source[i - 1] == target[j - 1] else sub_cost
-            D[i][j] = min(D[i - 1][j] + 1, D[i][j - 1] + 1, D[i - 1][j - 1] + cost)
-    return D[n][m]
+# --------------------------------------------------------------------------- OSA distance
+def osa_ok(a, b):
+    D = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            D[i][j] = min(D[i - 1][j] + 1, D[i][j - 1] + 1, D[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                D[i][j] = min(D[i][j], D[i - 2][j - 2] + 1)
+    return D[-1][-1]
 
 
-def med_ignores_sub_cost(source, target, sub_cost=1):
-    return med_ok(source, target, 1)
+def levenshtein(a, b):
+    return nltk_edit_distance(a, b)
 
 
-def med_no_borders(source, target, sub_cost=1):
-    if not source or not target:
-        return 0
-    return med_ok(source, target, sub_cost)
+def test_osa_checker():
+    # hand-worked: a swap costs 1; OSA gives 3 for ca -> abc where unrestricted Damerau gives 2
+    assert osa_ok("form", "from") == 1 and osa_ok("ca", "abc") == 3 and osa_ok("", "abc") == 3
+    assert nltk_edit_distance("ca", "abc", transpositions=True) == 2
+    for a, b in [("abcd", "badc"), ("kitten", "sitting"), ("abc", "cba")]:  # OSA <= Levenshtein, >= Damerau
+        assert nltk_edit_distance(a, b, transpositions=True) <= osa_ok(a, b) <= nltk_edit_distance(a, b)
+    assert check_osa_distance(osa_ok).passed
+    assert check_osa_distance(stub).status == "not yet"
+    assert "transposition" in check_osa_distance(levenshtein).message
+    assert not check_osa_distance(lambda a, b: nltk_edit_distance(a, b, transpositions=True)).passed
 
 
-def med_hamming(source, target, sub_cost=1):
-    return sum(a != b for a, b in zip(source, target)) * sub_cost + abs(len(source) - len(target))
+# --------------------------------------------------------------------------- byte-level BPE encode
+def encode_ids_ok(text, merges):
+    out = []
+    for chunk in pretokenize(text):
+        ids = list(chunk.encode("utf-8"))
+        while len(ids) > 1:
+            pair = min(zip(ids, ids[1:]), key=lambda p: merges.get(p, math.inf))
+            if pair not in merges:
+                break
+            ids = merge_pair(ids, pair, merges[pair])
+        out.extend(ids)
+    return out
 
 
-def test_min_edit_distance_checker():
-    assert check_min_edit_distance(med_ok).passed
-    assert check_min_edit_distance(stub).status == "not yet"
-    assert "sub_cost=2" in check_min_edit_distance(med_ignores_sub_cost).message
-    assert "first row" in check_min_edit_distance(med_no_borders).message
-    assert not check_min_edit_distance(med_hamming).passed
+def encode_ids_leftmost(text, merges):  # applies the leftmost known pair instead of the earliest merge
+    out = []
+    for chunk in pretokenize(text):
+        ids = list(chunk.encode("utf-8"))
+        while True:
+            pairs = [p for p in zip(ids, ids[1:]) if p in merges]
+            if not pairs:
+                break
+            ids = merge_pair(ids, pairs[0], merges[pairs[0]])
+        out.extend(ids)
+    return out
+
+
+def encode_ids_characters(text, merges):  # code points instead of bytes
+    out = []
+    for chunk in pretokenize(text):
+        ids = [ord(c) for c in chunk]
+        while len(ids) > 1:
+            pair = min(zip(ids, ids[1:]), key=lambda p: merges.get(p, math.inf))
+            if pair not in merges:
+                break
+            ids = merge_pair(ids, pair, merges[pair])
+        out.extend(ids)
+    return out
+
+
+def _whole(text, merges):
+    ids = list(text.encode("utf-8"))
+    while len(ids) > 1:
+        pair = min(zip(ids, ids[1:]), key=lambda p: merges.get(p, math.inf))
+        if pair not in merges:
+            break
+        ids = merge_pair(ids, pair, merges[pair])
+    return ids
+
+
+def test_bpe_encode_checker_and_reference_against_byte_level_bpe():
+    # Independent reference: our byte-level BPE (which equals Hugging Face's), its merges turned into ids.
+    byte_bpe = ByteLevelBPE.train(["hello hello world, héllo wörld! low lower lowest " * 3], 40)
+    char_to_id = {c: b for b, c in bytes_to_unicode().items()}
+    merges, token_id = {}, dict(char_to_id)
+    for k, (left, right) in enumerate(byte_bpe.merges):
+        merges[(token_id[left], token_id[right])] = 256 + k
+        token_id.setdefault(left + right, 256 + k)
+    for text in ["hello world", "héllo lowest wörld!", "I don't"]:
+        assert encode_ids_ok(text, merges) == [token_id[t] for t in byte_bpe.encode(text)]
+    assert check_bpe_encode(encode_ids_ok).passed
+    assert check_bpe_encode(stub).status == "not yet"
+    assert "learned first" in check_bpe_encode(encode_ids_leftmost).message
+    assert "UTF-8" in check_bpe_encode(encode_ids_characters).message
+    assert "chunk" in check_bpe_encode(_whole).message
+    assert BPE_ID_MERGES[(ord("l"), ord("l"))] == 256
+
+
+# --------------------------------------------------------------------------- Unigram likelihood
+def loglik_ok(text, log_probs):
+    longest = max(map(len, log_probs))
+    alpha = [0.0] + [-math.inf] * len(text)
+    for j in range(1, len(text) + 1):
+        terms = [alpha[i] + log_probs[text[i:j]] for i in range(max(0, j - longest), j) if text[i:j] in log_probs]
+        if terms:
+            alpha[j] = float(np.logaddexp.reduce(terms))
+    if alpha[-1] == -math.inf:
+        raise ValueError("no segmentation")
+    return alpha[-1]
+
+
+def loglik_viterbi(text, log_probs):  # max instead of sum
+    return viterbi_segment(text, log_probs)[1]
+
+
+def loglik_raw_probs(text, log_probs):  # multiplies probabilities: underflows on long strings
+    longest = max(map(len, log_probs))
+    p = [1.0] + [0.0] * len(text)
+    for j in range(1, len(text) + 1):
+        p[j] = sum(
+            p[i] * math.exp(log_probs[text[i:j]]) for i in range(max(0, j - longest), j) if text[i:j] in log_probs
+        )
+    if p[-1] == 0 and text:
+        raise ValueError("no segmentation")
+    return math.log(p[-1]) if p[-1] > 0 else -math.inf
+
+
+def test_unigram_log_likelihood_checker():
+    # hand-worked: "ab" under {a: log .5, b: log .5, ab: log .25} has two segmentations, .25 + .25
+    lp = {"a": math.log(0.5), "b": math.log(0.5), "ab": math.log(0.25)}
+    assert math.isclose(loglik_ok("ab", lp), math.log(0.5), rel_tol=1e-12)
+    assert check_unigram_log_likelihood(loglik_ok).passed
+    assert check_unigram_log_likelihood(stub).status == "not yet"
+    assert "sum" in check_unigram_log_likelihood(loglik_viterbi).message
+    assert "logsumexp" in check_unigram_log_likelihood(loglik_raw_probs).message
 
 
 def test_strict_mode_raises_for_wrong_answers(monkeypatch):
     monkeypatch.setenv(STRICT_ENV, "1")
-    with pytest.raises(AssertionError, match="Minimum edit distance"):
-        check_min_edit_distance(med_hamming)
-    assert check_min_edit_distance(med_ok).passed
+    with pytest.raises(AssertionError, match="transpositions"):
+        check_osa_distance(levenshtein)
+    assert check_osa_distance(osa_ok).passed

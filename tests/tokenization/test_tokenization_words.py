@@ -1,7 +1,7 @@
 """Word tokenization, normalization and Heaps' law (nlp_helpers.tokenization.words).
 
 References: nltk's TreebankWordTokenizer (Penn Treebank rules), nltk's PorterStemmer
-with the examples of Porter (1980), the token counts the TF-IDF table of seed 002
+with the examples of Porter (1980), the token counts the TF-IDF table of the lecture notes
 implies (its TF column is 1/8, 1/13, 1/21, 1/23), and a synthetic corpus whose
 vocabulary grows exactly as k N^b.
 """
@@ -18,7 +18,6 @@ from nltk.tokenize import TreebankWordTokenizer
 
 from nlp_helpers.tokenization import words as tk
 from nlp_helpers.tokenization.words import (
-    LEMMA_TABLE,
     case_fold,
     heaps_law_fit,
     is_punctuation,
@@ -30,7 +29,7 @@ from nlp_helpers.tokenization.words import (
     word_tokenize,
 )
 
-SEED_002_DOCS = [
+NOTES_DOCS = [
     "There are many popular restaurants nearby this church.",
     "Some restaurants offer breakfasts as early as 6:00 am to provide for prayers.",
     '"The price and taste are all good.", said one prayer who has been a frequent visitor to this church since 1998.',
@@ -40,16 +39,16 @@ SEED_002_DOCS = [
 
 
 # --------------------------------------------------------------------------- seed examples
-def test_seed_002_token_counts_match_the_tf_column():
-    # Seed 002's TF of a once-occurring word is 0.125, 0.0769..., 0.0476..., 0.0434...
-    counts = [len(word_tokenize(d, keep_punct=False)) for d in SEED_002_DOCS]
+def test_lecture_notes_token_counts_match_the_tf_column():
+    # The lecture notes' TF of a once-occurring word is 0.125, 0.0769..., 0.0476..., 0.0434...
+    counts = [len(word_tokenize(d, keep_punct=False)) for d in NOTES_DOCS]
     assert counts == [8, 13, 21, 23]
     assert [1 / c for c in counts] == pytest.approx(
         [0.125, 0.07692307692307693, 0.047619047619047616, 0.043478260869565216]
     )
 
 
-def test_seed_002_question_sentence():
+def test_lecture_notes_question_sentence():
     assert word_tokenize("What restaurants are nearby?") == ["What", "restaurants", "are", "nearby", "?"]
     assert word_tokenize("What restaurants are nearby?", keep_punct=False) == ["What", "restaurants", "are", "nearby"]
 
@@ -188,7 +187,7 @@ def test_porter_stemmer_on_porters_examples():
     assert stem(words) == ["caress", "poni", "cat", "feed", "agre", "plaster", "motor", "relat", "condit"]
 
 
-def test_lemmatize_uses_the_table_and_leaves_unknown_words():
+def test_lemmatize_uses_the_exceptions_the_rules_and_leaves_unknown_words():
     assert lemmatize(["Mice", "were", "better", "running", "tokenizers"]) == [
         "mouse",
         "be",
@@ -197,12 +196,11 @@ def test_lemmatize_uses_the_table_and_leaves_unknown_words():
         "tokenizers",
     ]
     assert lemmatize(["cats"], table={"cats": "cat"}) == ["cat"]
-    assert all(v == v.lower() for v in LEMMA_TABLE.values())
     with pytest.raises(TypeError, match="table"):
         lemmatize(["a"], table=["not", "a", "mapping"])
 
 
-def test_case_folding_loses_the_distinctions_the_seed_warns_about():
+def test_case_folding_loses_the_distinctions_the_notes_warn_about():
     tokens = word_tokenize("The US said it would help us. I am NOT happy, not at all.")
     lost = merged_forms(tokens, case_fold)
     assert lost == {"not": ["NOT", "not"], "us": ["US", "us"]}
