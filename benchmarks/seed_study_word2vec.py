@@ -112,12 +112,12 @@ WINDOW_STUDY_FILE = SEED_STUDY_FILE.with_name("word2vec_window_study.csv")
 WINDOW_PROBES = ["church", "played", "france", "king", "war"]
 
 
-def window_study(n_seeds: int = 10) -> pd.DataFrame:
+def window_study(n_seeds: int = 10, first: int = 0, path=WINDOW_STUDY_FILE) -> pd.DataFrame:
     """Skip-gram with a narrow (2) and a wide (10) window over several seeds: scores and neighbours."""
     from gensim.models import Word2Vec as GensimWord2Vec
 
     sents, rows = sentences(), []
-    for s in range(n_seeds):
+    for s in range(first, first + n_seeds):
         for w in (2, 10):
             model = GensimWord2Vec(
                 sents,
@@ -139,7 +139,7 @@ def window_study(n_seeds: int = 10) -> pd.DataFrame:
             rows.append(row)
         print(pd.DataFrame(rows).tail(2).to_string(index=False), flush=True)
     frame = pd.DataFrame(rows)
-    frame.to_csv(WINDOW_STUDY_FILE, index=False, float_format="%.6f")
+    frame.to_csv(path, index=False, float_format="%.6f")
     return frame
 
 
