@@ -16,6 +16,11 @@ the nearest neighbour of c alone (Linzen 2016). It writes
 (``nlp_helpers.word2vec.evaluation.seed_study()``) and checks its own run against.
 
 Run: ``python -m benchmarks.seed_study_word2vec [n_seeds]`` (about 30 s of CPU per seed).
+
+``python -m benchmarks.seed_study_word2vec windows [n_seeds]`` writes the chapter's window study,
+``word2vec_window_study.csv`` beside it: gensim skip-gram with a window of 2 and of 10 (32 dimensions,
+3 epochs, alpha 0.05, one worker), one row per (window, seed) with both benchmark scores and the six
+nearest neighbours of the chapter's probe words (about 14 s of CPU per seed).
 """
 
 from __future__ import annotations
@@ -103,6 +108,41 @@ def neural_models(sents, s: int) -> list[dict]:
     return rows
 
 
+WINDOW_STUDY_FILE = SEED_STUDY_FILE.with_name("word2vec_window_study.csv")
+WINDOW_PROBES = ["church", "played", "france", "king", "war"]
+
+
+def window_study(n_seeds: int = 10, first: int = 0, path=WINDOW_STUDY_FILE) -> pd.DataFrame:
+    """Skip-gram with a narrow (2) and a wide (10) window over several seeds: scores and neighbours."""
+    from gensim.models import Word2Vec as GensimWord2Vec
+
+    sents, rows = sentences(), []
+    for s in range(first, first + n_seeds):
+        for w in (2, 10):
+            model = GensimWord2Vec(
+                sents,
+                sg=1,
+                vector_size=32,
+                window=w,
+                negative=5,
+                min_count=5,
+                epochs=3,
+                alpha=0.05,
+                workers=1,
+                seed=seed(s),
+            )
+            wv = WordVectors.from_gensim(model.wv)
+            row = {"window": w, "seed": seed(s)}
+            row["wordsim353"] = wv.evaluate_similarity(wordsim353())["spearman"]
+            row["simlex999"] = wv.evaluate_similarity(simlex999())["spearman"]
+            row.update({p: ", ".join(x for x, _ in wv.most_similar(p, 6)) for p in WINDOW_PROBES})
+            rows.append(row)
+        print(pd.DataFrame(rows).tail(2).to_string(index=False), flush=True)
+    frame = pd.DataFrame(rows)
+    frame.to_csv(path, index=False, float_format="%.6f")
+    return frame
+
+
 def main(n_seeds: int = 10) -> pd.DataFrame:
     sents = sentences()
     rows = count_models(sents)
@@ -114,6 +154,9 @@ def main(n_seeds: int = 10) -> pd.DataFrame:
     return frame
 
 
-if __name__ == "__main__":
+if __name__ == "__main__" and sys.argv[1:2] == ["windows"]:
+    study = window_study(int(sys.argv[2]) if len(sys.argv) > 2 else 10)
+    print(study.groupby("window")[["wordsim353", "simlex999"]].agg(["mean", "std"]).to_string())
+elif __name__ == "__main__":
     result = main(int(sys.argv[1]) if len(sys.argv) > 1 else 10)
     print(result.groupby("model", sort=False).agg(["mean", "std"]).round(3).to_string())

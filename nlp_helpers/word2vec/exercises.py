@@ -11,14 +11,12 @@ from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.seeds import rng as seeded_rng
 from nlp_helpers.word2vec.corpus import noise_distribution
 from nlp_helpers.word2vec.evaluation import WordVectors
-from nlp_helpers.word2vec.sgns import sgns_gradients, sgns_loss
 from nlp_helpers.word2vec.softmax import cbow_forward
 
 __all__ = [
     "check_cbow_probabilities",
     "check_noise_probs",
-    "check_sgns_loss_one",
-    "check_sgns_grad_v",
+    "check_train_cbow_ns",
     "check_nearest_words",
 ]
 
@@ -86,58 +84,90 @@ def check_noise_probs(noise_probs: Callable) -> CheckResult:
     return ex.result
 
 
-def _as_torch(v, u_pos, u_negs):
-    return (
-        torch.tensor(v, dtype=torch.float64)[None],
-        torch.tensor(u_pos, dtype=torch.float64)[None],
-        torch.tensor(u_negs, dtype=torch.float64)[None],
-    )
+def _cbow_ns_reference(examples, negatives, W_in, W_out, lr, *, mean_grad=True, add_at=True):
+    """One pass of CBOW with negative sampling, example by example, with autograd for the gradients.
+
+    ``mean_grad=False`` / ``add_at=False`` reproduce two typical mistakes, to name them in hints.
+    """
+    W_in = torch.tensor(np.asarray(W_in, dtype=float))
+    W_out = torch.tensor(np.asarray(W_out, dtype=float))
+    total = 0.0
+    for (context, centre), negs in zip(examples, negatives):
+        ctx = torch.tensor(list(context))
+        negs = torch.tensor(list(negs))
+        rows_in = W_in[ctx].clone().requires_grad_(True)
+        u_c = W_out[centre].clone().requires_grad_(True)
+        u_n = W_out[negs].clone().requires_grad_(True)
+        h = rows_in.mean(0)
+        loss = -torch.nn.functional.logsigmoid(u_c @ h) - torch.nn.functional.logsigmoid(-(u_n @ h)).sum()
+        loss.backward()
+        total += loss.item()
+        with torch.no_grad():
+            g_in = rows_in.grad * (1 if mean_grad else len(ctx))
+            W_in.index_add_(0, ctx, -lr * g_in)
+            W_out[centre] -= lr * u_c.grad
+            if add_at:
+                W_out.index_add_(0, negs, -lr * u_n.grad)
+            else:
+                W_out[negs] -= lr * u_n.grad
+    return W_in.numpy(), W_out.numpy(), total / len(examples)
 
 
-def _sgns_case(seed: int):
+def _cbow_ns_case(seed: int):
     rng = seeded_rng(seed)
-    return rng.normal(size=4), rng.normal(size=4), rng.normal(size=(3, 4))
+    V, d, k = 7, 4, 3
+    examples = [([0, 2], 1), ([1, 3, 3], 2), ([4, 5], 6), ([2, 6, 0, 1], 3), ([5], 4)]
+    negatives = rng.integers(V, size=(len(examples), k))
+    negatives[1] = [0, 0, 5]  # a noise word drawn twice
+    return examples, negatives, rng.normal(size=(V, d)) * 0.5, rng.normal(size=(V, d)) * 0.5
 
 
-def check_sgns_loss_one(sgns_loss_one: Callable) -> CheckResult:
-    """``sgns_loss_one(v, u_pos, u_negs)`` -> the SGNS loss of one (word, context, k negatives) example."""
-    with Checker("The skip-gram negative-sampling loss") as ex:
-        for seed in (0, 1):
-            v, u, n = _sgns_case(seed)
-            got = ex.call(sgns_loss_one, v, u, n)
-            ex.expect_close(
-                got,
-                float(sgns_loss(*_as_torch(v, u, n))[0]),
-                what=f"the loss of example {seed}",
-                hint="-log σ(u_pos·v) minus the sum over negatives of log σ(-u_neg·v).",
+def check_train_cbow_ns(train_cbow_ns: Callable) -> CheckResult:
+    """``train_cbow_ns(examples, negatives, W_in, W_out, lr)`` -> (W_in, W_out, mean loss) after one pass."""
+    examples, negatives, W_in, W_out = _cbow_ns_case(0)
+    W_in0, W_out0 = W_in.copy(), W_out.copy()
+    want = _cbow_ns_reference(examples, negatives, W_in, W_out, 0.1)
+    with Checker("The CBOW negative-sampling training loop") as ex:
+        got = ex.call(train_cbow_ns, examples, negatives, W_in, W_out, 0.1)
+        if not (isinstance(got, tuple) and len(got) == 3):
+            ex.fail("train_cbow_ns should return a tuple (W_in, W_out, mean_loss).")
+        if not (np.array_equal(W_in, W_in0) and np.array_equal(W_out, W_out0)):
+            ex.fail("Your function changed the arrays it was given: copy W_in and W_out first.")
+        g_in, g_out, g_loss = (np.asarray(x, dtype=float) for x in got)
+        close = lambda x, y: x.shape == y.shape and np.allclose(x, y, rtol=1e-6, atol=1e-9)  # noqa: E731
+        no_mean = _cbow_ns_reference(examples, negatives, W_in, W_out, 0.1, mean_grad=False)
+        if not close(g_in, want[0]) and close(g_in, no_mean[0]) and close(g_out, no_mean[1]):
+            ex.fail(
+                "W_in after one pass is off: h is the *mean* of m context rows, so each row's gradient is "
+                "dL/dh divided by m (word2vec.c adds the undivided dL/dh; here we want the true gradient)."
             )
-        # A badly wrong pair: u_pos·v = -900 and one negative with u_neg·v = +900 (each costs 900 nats).
-        v, u = np.array([30.0, 30.0, 0.0, 0.0]), np.array([-15.0, -15.0, 0.0, 1.0])
-        n = np.array([[15.0, 15.0, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0], [-1.0, 0.0, 0.0, 0.0]])
-        got = ex.call(sgns_loss_one, v, u, n)
+        no_add_at = _cbow_ns_reference(examples, negatives, W_in, W_out, 0.1, add_at=False)
+        if not close(g_out, want[1]) and close(g_out, no_add_at[1]):
+            ex.fail(
+                "W_out after one pass is off: a noise word drawn twice for one example must move twice. Use "
+                "np.add.at(W_out, negs, ...) instead of W_out[negs] -= ... (it keeps only one of the updates)."
+            )
         ex.expect_close(
-            got,
-            float(sgns_loss(*_as_torch(v, u, n))[0]),
-            what="the loss with very large dot products",
-            hint="-log σ(x) = log(1 + e^(-x)); compute it as np.logaddexp(0, -x) so it never overflows.",
-            rtol=1e-6,
+            g_out,
+            want[1],
+            what="W_out after one pass",
+            hint="Update u_c by -lr (σ(u_c·h) - 1) h and each noise vector by -lr σ(u_n·h) h, all computed "
+            "from the parameters before the example's update.",
         )
-    return ex.result
-
-
-def check_sgns_grad_v(sgns_grad_v: Callable) -> CheckResult:
-    """``sgns_grad_v(v, u_pos, u_negs)`` -> dL/dv, shape (d,)."""
-    with Checker("The gradient of the SGNS loss") as ex:
-        for seed in (3, 4):
-            v, u, n = _sgns_case(seed)
-            got = ex.call(sgns_grad_v, v, u, n)
-            want = sgns_gradients(*_as_torch(v, u, n))[0][0].numpy()
-            ex.expect_close(
-                got,
-                want,
-                what=f"dL/dv for example {seed}",
-                hint="(σ(u_pos·v) - 1) u_pos + Σ_i σ(u_neg_i·v) u_neg_i: note the signs.",
-            )
+        ex.expect_close(
+            g_in,
+            want[0],
+            what="W_in after one pass",
+            hint="dL/dh = (σ(u_c·h) - 1) u_c + Σ σ(u_n·h) u_n; every context row gets -lr dL/dh / m, and a "
+            "context word that occurs twice gets it twice (np.add.at).",
+        )
+        ex.expect_close(
+            g_loss,
+            want[2],
+            what="the mean loss over the pass",
+            hint="Average -log σ(u_c·h) - Σ log σ(-u_n·h) over the examples, each computed with the "
+            "parameters *before* that example's update; h is the mean of the context rows of W_in.",
+        )
     return ex.result
 
 

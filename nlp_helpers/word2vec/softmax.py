@@ -1,4 +1,4 @@
-"""Word2vec with a full softmax: the seed's CBOW and skip-gram objectives, by hand and in PyTorch.
+"""Word2vec with a full softmax: the lecture notes' CBOW and skip-gram objectives, by hand and in PyTorch.
 
 Both models have two weight matrices: ``W1`` (V, d), whose row ``i`` is the
 vector of word ``i`` when it is *given*, and ``W2`` (d, V), whose column ``j``
@@ -9,7 +9,7 @@ scores word ``j`` as the word to *predict*:
 * Skip-gram: the centre word's one-hot row times ``W1`` times ``W2``, softmax → a
   distribution over each context word.
 
-The numpy functions spell out the seed's four steps (one-hot, ``× W1`` and sum,
+The numpy functions spell out the lecture notes' four steps (one-hot, ``× W1`` and sum,
 ``× W2``, softmax) so a reader can follow small numbers; :class:`SoftmaxWord2Vec`
 is the same computation as an ``nn.Module`` trained with autograd. Every step
 costs O(V) per example, which is why real word2vec uses negative sampling
@@ -77,7 +77,7 @@ def _check_weights(W1: np.ndarray, W2: np.ndarray) -> tuple[np.ndarray, np.ndarr
 
 
 def cbow_forward(context_ids: Sequence[int], W1: np.ndarray, W2: np.ndarray) -> dict[str, np.ndarray]:
-    """The seed's CBOW example calculation; returns every intermediate result.
+    """The lecture notes' CBOW example calculation; returns every intermediate result.
 
     ``one_hot`` (C, V) → ``projected = one_hot @ W1`` (C, d) → ``hidden`` = their sum (d,)
     → ``scores = hidden @ W2`` (V,) → ``probs = softmax(scores)`` (V,).

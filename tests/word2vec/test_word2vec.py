@@ -514,7 +514,7 @@ def test_softmax_helpers_reject_bad_input():
 def test_char_ngrams_match_the_seed_and_gensim():
     from gensim.models.fasttext import compute_ngrams
 
-    assert ft.char_ngrams("where", 3, 3) == ["<wh", "whe", "her", "ere", "re>"]  # the seed's example
+    assert ft.char_ngrams("where", 3, 3) == ["<wh", "whe", "her", "ere", "re>"]  # the lecture notes' example
     for word in ["where", "naïve", "日本語", "a"]:
         assert sorted(ft.char_ngrams(word, 3, 6)) == sorted(compute_ngrams(word, 3, 6))
 

@@ -24,12 +24,25 @@ def noise_probs(counts, power=0.75):
     return w / w.sum()
 
 
-def sgns_loss_one(v, u_pos, u_negs):
-    return float(np.logaddexp(0, -(u_pos @ v)) + np.logaddexp(0, u_negs @ v).sum())
-
-
-def sgns_grad_v(v, u_pos, u_negs):
-    return (_sigmoid(u_pos @ v) - 1) * u_pos + _sigmoid(u_negs @ v) @ u_negs
+def train_cbow_ns(examples, negatives, W_in, W_out, lr, *, divide=True, add_at=True):
+    """One pass of CBOW with negative sampling, closed-form gradients (the flags make typical mistakes)."""
+    W_in, W_out = np.array(W_in, dtype=float), np.array(W_out, dtype=float)
+    total = 0.0
+    for (context, centre), negs in zip(examples, negatives):
+        context, negs = list(context), list(negs)
+        h = W_in[context].mean(axis=0)
+        u_c, u_n = W_out[centre].copy(), W_out[negs].copy()
+        s_c, s_n = u_c @ h, u_n @ h
+        total += np.logaddexp(0, -s_c) + np.logaddexp(0, s_n).sum()
+        g_c, g_n = _sigmoid(s_c) - 1, _sigmoid(s_n)
+        grad_h = g_c * u_c + g_n @ u_n
+        W_out[centre] -= lr * g_c * h
+        if add_at:
+            np.add.at(W_out, negs, -lr * np.outer(g_n, h))
+        else:
+            W_out[negs] -= lr * np.outer(g_n, h)
+        np.add.at(W_in, context, -lr * grad_h / (len(context) if divide else 1))
+    return W_in, W_out, total / len(examples)
 
 
 def nearest_words(word, words, vectors, topn):
@@ -44,8 +57,7 @@ def nearest_words(word, words, vectors, topn):
 def test_reference_answers_pass():
     assert ex.check_cbow_probabilities(cbow_probabilities).passed
     assert ex.check_noise_probs(noise_probs).passed
-    assert ex.check_sgns_loss_one(sgns_loss_one).passed
-    assert ex.check_sgns_grad_v(sgns_grad_v).passed
+    assert ex.check_train_cbow_ns(train_cbow_ns).passed
     assert ex.check_nearest_words(nearest_words).passed
 
 
@@ -56,8 +68,7 @@ def test_stubs_are_not_yet():
     for check in (
         ex.check_cbow_probabilities,
         ex.check_noise_probs,
-        ex.check_sgns_loss_one,
-        ex.check_sgns_grad_v,
+        ex.check_train_cbow_ns,
         ex.check_nearest_words,
     ):
         assert check(stub).status == "not yet"
@@ -82,17 +93,20 @@ def test_typical_mistakes_are_rejected():
     r = ex.check_noise_probs(lambda counts, power=0.75: noise_probs(counts, 0.75))
     assert r.status == "wrong" and "power argument" in r.message
 
-    def naive_loss(v, u_pos, u_negs):
-        return float(-np.log(_sigmoid(u_pos @ v)) - np.log(_sigmoid(-(u_negs @ v))).sum())
+    r = ex.check_train_cbow_ns(lambda *a: train_cbow_ns(*a, divide=False))
+    assert r.status == "wrong" and "mean" in r.message and "W_in" in r.message
+    r = ex.check_train_cbow_ns(lambda *a: train_cbow_ns(*a, add_at=False))
+    assert r.status == "wrong" and "np.add.at" in r.message and "W_out" in r.message
 
-    with np.errstate(divide="ignore", over="ignore"):
-        r = ex.check_sgns_loss_one(naive_loss)
-    assert r.status == "wrong" and "logaddexp" in r.message
-    r = ex.check_sgns_loss_one(lambda v, u, n: float(np.logaddexp(0, -(u @ v)) + np.logaddexp(0, -(n @ v)).sum()))
-    assert r.status == "wrong"
+    def in_place(examples, negatives, W_in, W_out, lr):
+        new_in, new_out, loss = train_cbow_ns(examples, negatives, W_in, W_out, lr)
+        W_in[:] = new_in
+        return new_in, new_out, loss
 
-    r = ex.check_sgns_grad_v(lambda v, u, n: (1 - _sigmoid(u @ v)) * u + _sigmoid(n @ v) @ n)
-    assert r.status == "wrong" and "signs" in r.message
+    r = ex.check_train_cbow_ns(in_place)
+    assert r.status == "wrong" and "copy" in r.message
+    r = ex.check_train_cbow_ns(lambda *a: train_cbow_ns(*a)[:2])
+    assert r.status == "wrong" and "tuple" in r.message
 
     def dot_product_neighbours(word, words, vectors, topn):
         sims = vectors @ vectors[words.index(word)]
