@@ -226,7 +226,7 @@ def fold(nb):
             part.source = "\n".join(lines[a:b]).strip("\n")
             part.outputs = []
             if k:
-                part.pop("id", None)
+                part["id"] = f"{cell.get('id', 'cell')}-{k}"[:64]
             if draws:
                 part.metadata["tags"] = [*tags, "hide-input"]
             else:
