@@ -12,7 +12,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
 from nlp_helpers.data.corpora import lee_background
 from nlp_helpers.seeds import seed
-from nlp_helpers.tokenization.unigram import viterbi_segment
+from nlp_helpers.tokenization.unigram import check_log_probs, viterbi_segment
 
 
 def _segmentations(text):
@@ -73,3 +73,15 @@ def test_bad_input_names_the_argument():
         viterbi_segment("a", {"a": float("nan")})
     with pytest.raises(ValueError, match="cannot be written"):
         viterbi_segment("abd", {"a": -1.0, "b": -1.0})
+
+
+def test_check_log_probs_accepts_log_probabilities_and_names_what_is_wrong():
+    assert check_log_probs({"a": -1, "ab": -0.5}) == {"a": -1.0, "ab": -0.5}
+    with pytest.raises(TypeError, match="log_probs must be a mapping"):
+        check_log_probs([("a", -1.0)])
+    with pytest.raises(ValueError, match="must not be empty"):
+        check_log_probs({})
+    with pytest.raises(ValueError, match=r"log_probs\['a'\] must be a finite log probability"):
+        check_log_probs({"a": 0.5})
+    with pytest.raises(ValueError, match="non-empty strings"):
+        check_log_probs({"": -1.0})
