@@ -178,7 +178,29 @@ def plotting_segments(cell) -> list[tuple[int, int, bool]] | None:
             merged[-1] = (merged[-1][0], b, False)
         else:
             merged.append((a, b, d))
-    return merged if any(d for _, _, d in merged) else None
+    if not any(d for _, _, d in merged):
+        return None
+    # A figure lives in one cell: the inline backend shows (and closes) it at the end of the cell that drew
+    # on it. If code outside the drawing runs touches the figure, the cell is folded whole instead.
+    for a, b, d in merged:
+        if not d:
+            part = _parse("\n".join(lines[a:b]))
+            if part is None or any(_names(st) & PLOT_NAMES for st in part.body):
+                return [(0, len(lines), True)]
+    return merged
+
+
+def _ends_in_expression(source: str) -> bool:
+    """Whether the last statement of ``source`` is a bare expression IPython would display (not ``print``)."""
+    tree = _parse(source)
+    if tree is None or not tree.body or not isinstance(tree.body[-1], ast.Expr):
+        return False
+    value = tree.body[-1].value
+    if isinstance(value, ast.Call):
+        func = value.func
+        name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+        return name not in ("print", "display", "show", "glue")
+    return True
 
 
 def is_import_cell(cell) -> bool:
@@ -225,6 +247,8 @@ def fold(nb):
             part = copy.deepcopy(cell)
             part.source = "\n".join(lines[a:b]).strip("\n")
             part.outputs = []
+            if b < len(lines) and _ends_in_expression(part.source):
+                part.source += ";"  # only the original cell's last line was displayed; keep it so
             if k:
                 part["id"] = f"{cell.get('id', 'cell')}-{k}"[:64]
             if draws:
