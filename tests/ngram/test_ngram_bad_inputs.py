@@ -1,9 +1,6 @@
 """Bad and edge inputs of the ngram chapter's helpers, table-driven (the runner is ``tests/bad_inputs.py``).
 
-Each ``BAD`` row calls a public function or class with something wrong and expects a ``TypeError``/
-``ValueError``/``KeyError`` whose message names the offending argument; each ``EDGE`` row is an edge input
-with a documented, well-defined result. Many rows are regressions for bugs this suite found (a silent NaN,
-an ``IndexError`` from deep inside torch, a str silently iterated as characters).
+``BAD`` rows must raise an error naming the argument; ``EDGE`` rows have a documented result.
 """
 
 from __future__ import annotations
