@@ -230,3 +230,15 @@ def test_landing_page_has_a_card_for_every_chapter():
     assert slugs and cards_markdown(slugs) in intro, "run `python -m tools.make_intro_cards`"
     for slug in slugs:
         assert (ROOT / "book" / "figures" / "cards" / f"{slug}.svg").exists(), f"no card picture for {slug}"
+
+
+def test_bibliography_parses_and_every_citation_is_defined():
+    from pybtex.database import parse_file
+
+    entries = parse_file(str(ROOT / "references.bib")).entries
+    cited = set()
+    for page in [*(ROOT / "book").rglob("*.ipynb"), *(ROOT / "book").rglob("*.md")]:
+        for group in re.findall(r"\{cite(?::[a-z]+)?\}`([^`]+)`", page.read_text(encoding="utf-8")):
+            cited |= {key.strip() for key in group.split(",")}
+    assert cited, "no chapter cites anything"
+    assert not cited - set(entries), f"cited but not in references.bib: {sorted(cited - set(entries))}"
