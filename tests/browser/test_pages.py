@@ -10,7 +10,7 @@ import yaml
 from .conftest import ROOT, built_pages, widget_view_count
 
 RAW_TEX_JS = r"""() => {
-  const skip = el => el.closest('mjx-container, pre, code, script, style, .MathJax, mjx-assistive-mml, .highlight');
+  const skip = el => el.closest('mjx-container, pre, code, script, style, .MathJax, mjx-assistive-mml, .highlight, .cell_output');
   const root = document.querySelector('article.bd-article') || document.body;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const bad = [];
@@ -48,7 +48,7 @@ def test_page_is_offline_and_renders(open_page, rel):
         assert page.locator("mjx-merror").count() == 0, "MathJax reported a TeX error"
 
     # No raw TeX: display maths written inside a paragraph or list item is not typeset and reaches
-    # the reader as literal `$`, `\\mathbf z` or `\\sum_u`. Text outside maths and code must have none.
+    # the reader as literal `$`, `\\mathbf z` or `\\sum_u`. Prose (text outside maths, code and cell outputs) must have none.
     raw_tex = page.evaluate(RAW_TEX_JS)
     assert raw_tex == [], f"{rel} shows raw TeX (put display maths in a paragraph of its own): {raw_tex[:5]}"
 
