@@ -7,7 +7,7 @@ all-MiniLM-L6-v2 ships without its masked-LM output layer. This script
 standard BERT MLM head (decoder tied to the frozen word embeddings) with 80/10/10 masking
 on the training sentences of the shortened Wikipedia that gensim ships (all but the last 10
 articles), then saves the retrained parameters in float16 with the WordPiece counts of the
-training sentences to ``nlp_helpers/data/files/bert_mlm_delta.npz`` (about 7 MB).
+training sentences to ``nlp_helpers/data/files/bert_mlm/bert_mlm_delta.npz`` (about 7 MB).
 
 Deterministic up to float rounding: the masks and batch order come from ``seeds.rng(seed)``
 and the head's initialisation from ``seeds.manual_seed(seed)`` (both add ``$NLP_SEED_OFFSET``;

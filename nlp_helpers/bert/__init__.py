@@ -7,6 +7,7 @@ One concept per module (import from the module itself; this file re-exports noth
   sentence embeddings, semantic search.
 * ``classifier``: fine-tuning the encoder for sentence classification on a CPU.
 * ``mlm``: masked language modelling and a small masked LM.
+* ``fill_mask``: a word-level fill-mask model (MiniLM with its top layers and BERT's MLM head retrained).
 * ``qa``: extractive question answering: the best answer span from start/end logits.
 * ``family``: parameter counts of BERT's relatives from their configurations.
 * ``nsp``: next-sentence prediction pairs.

@@ -14,7 +14,7 @@ Wikipedia that gensim ships:
    out for evaluation (a fixed data split, not seeded);
 2. train with :func:`train_fill_mask` (``python -m tools.train_mlm`` runs it once);
 3. store only what changed, in float16 (:func:`save_delta`), in
-   ``nlp_helpers/data/files/bert_mlm_delta.npz``, with the WordPiece counts of the training
+   ``nlp_helpers/data/files/bert_mlm/bert_mlm_delta.npz``, with the WordPiece counts of the training
    sentences (the unigram baseline);
 4. :func:`load_fill_mask` rebuilds a ``BertForMaskedLM`` from the installed MiniLM plus that
    file in about a second: ``transformers.pipeline("fill-mask", ...)`` works on it.
@@ -46,6 +46,7 @@ __all__ = [
     "TRAINED_LAYERS",
     "DELTA_PATH",
     "wikipedia_sentences",
+    "trained_parameter_names",
     "new_fill_mask_model",
     "masked_logits",
     "train_fill_mask",
@@ -58,7 +59,7 @@ __all__ = [
 
 HELD_OUT_ARTICLES = 10  # the last 10 articles are never trained on
 TRAINED_LAYERS = 2  # encoder layers 4 and 5 (of 0-5) are retrained; the rest stays as shipped
-DELTA_PATH = Path(__file__).resolve().parents[1] / "data" / "files" / "bert_mlm_delta.npz"
+DELTA_PATH = Path(__file__).resolve().parents[1] / "data" / "files" / "bert_mlm" / "bert_mlm_delta.npz"
 
 
 def wikipedia_sentences(split: str = "train", *, min_words: int = 8, max_words: int = 40) -> list[str]:
@@ -82,8 +83,14 @@ def wikipedia_sentences(split: str = "train", *, min_words: int = 8, max_words: 
     return out
 
 
-def _trainable(model: Any) -> list[str]:
-    """Names of the parameters :func:`train_fill_mask` changes (and :func:`save_delta` stores)."""
+def trained_parameter_names(model: Any) -> list[str]:
+    """Names of the parameters :func:`train_fill_mask` changes (and :func:`save_delta` stores).
+
+    Those of the top :data:`TRAINED_LAYERS` encoder layers and of the head's transform and bias;
+    the decoder's weight is the (frozen) word-embedding matrix, so it is not among them.
+    """
+    if not all(hasattr(model, a) for a in ("bert", "cls", "config", "named_parameters")):
+        raise TypeError(f"model must be a transformers BertForMaskedLM, got {type(model).__name__}")
     n_layers = model.config.num_hidden_layers
     prefixes = [f"bert.encoder.layer.{i}." for i in range(n_layers - TRAINED_LAYERS, n_layers)]
     prefixes += ["cls.predictions.transform.", "cls.predictions.bias"]
@@ -108,7 +115,7 @@ def new_fill_mask_model() -> tuple[Any, Any]:
         model = BertForMaskedLM.from_pretrained(path, local_files_only=True, attn_implementation="eager")
     finally:
         hf_logging.set_verbosity(verbosity)
-    trainable = set(_trainable(model))
+    trainable = set(trained_parameter_names(model))
     for name, p in model.named_parameters():
         p.requires_grad_(name in trainable)
     model.eval()
@@ -130,8 +137,15 @@ def _batches(tokenizer: Any, texts: list[str], batch_size: int, max_length: int)
     lengths = [len(x) for x in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]]
     order = np.argsort(lengths, kind="stable")
     return [
-        dict(tokenizer([texts[i] for i in order[s : s + batch_size]], padding=True, truncation=True,
-                       max_length=max_length, return_tensors="np"))  # fmt: skip
+        dict(
+            tokenizer(
+                [texts[i] for i in order[s : s + batch_size]],
+                padding=True,
+                truncation=True,
+                max_length=max_length,
+                return_tensors="np",
+            )
+        )  # fmt: skip
         for s in range(0, len(texts), batch_size)
     ]
 
@@ -168,8 +182,8 @@ def train_fill_mask(
     with torch.no_grad():
         model.cls.predictions.bias.copy_(torch.from_numpy(np.log(counts / counts.sum())).float())
     named = dict(model.named_parameters())
-    layers = [named[n] for n in _trainable(model) if n.startswith("bert.")]
-    head = [named[n] for n in _trainable(model) if n.startswith("cls.")]
+    layers = [named[n] for n in trained_parameter_names(model) if n.startswith("bert.")]
+    head = [named[n] for n in trained_parameter_names(model) if n.startswith("cls.")]
     opt = torch.optim.AdamW([{"params": layers, "lr": lr}, {"params": head, "lr": head_lr}], weight_decay=0.01)
     total = epochs * len(batches)
     sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: min(1.0, (step + 1) / 50) * (1 - step / total))
@@ -207,7 +221,7 @@ def save_delta(model: Any, tokenizer: Any, sentences: Sequence[str], path: str |
     sentences = check_texts("sentences", sentences)
     path = Path(path)
     named = dict(model.named_parameters())
-    arrays = {n: named[n].detach().numpy().astype(np.float16) for n in _trainable(model)}
+    arrays = {n: named[n].detach().numpy().astype(np.float16) for n in trained_parameter_names(model)}
     counts = _counts(tokenizer, sentences)
     nz = np.flatnonzero(counts)
     arrays["unigram_ids"], arrays["unigram_counts"] = nz.astype(np.int32), counts[nz].astype(np.int32)
@@ -227,7 +241,7 @@ def load_fill_mask(path: str | Path = DELTA_PATH) -> tuple[Any, Any, np.ndarray]
         arrays = {k: data[k] for k in data.files}
     counts = np.zeros(len(tokenizer), dtype=np.int64)
     counts[arrays.pop("unigram_ids")] = arrays.pop("unigram_counts")
-    expected = set(_trainable(model))
+    expected = set(trained_parameter_names(model))
     if set(arrays) != expected:
         raise ValueError(f"{path} does not hold the fill-mask delta: {sorted(set(arrays) ^ expected)[:4]} differ")
     named = dict(model.named_parameters())
@@ -258,7 +272,12 @@ def top_fills(text: str, k: int = 5, *, path: str | Path = DELTA_PATH) -> list[l
 
 @torch.no_grad()
 def topk_accuracy(
-    texts: Sequence[str], seed: int = 0, ks: Sequence[int] = (1, 5), *, batch_size: int = 64, path: str | Path = DELTA_PATH
+    texts: Sequence[str],
+    seed: int = 0,
+    ks: Sequence[int] = (1, 5),
+    *,
+    batch_size: int = 64,
+    path: str | Path = DELTA_PATH,
 ) -> dict[str, float]:
     """Mask ``texts`` with BERT's recipe (seeded) and score the model: top-k accuracy at the selected positions.
 
