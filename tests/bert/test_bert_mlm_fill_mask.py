@@ -140,6 +140,20 @@ def test_a_short_training_run_changes_only_the_trained_parameters_and_round_trip
     assert counts.sum() == sum(len(x) for x in tokenizer(sentences, add_special_tokens=False)["input_ids"])
 
 
+@pytest.mark.slow
+@pytest.mark.trains
+def test_the_training_script_writes_a_loadable_delta(tmp_path, capsys):
+    from tools import train_mlm
+
+    out = tmp_path / "delta.npz"
+    assert train_mlm.main(["--sentences", "40", "--out", str(out), "--no-eval"]) == 0
+    assert "2 steps" in capsys.readouterr().out
+    tokenizer, model, counts = fill_mask.load_fill_mask(out)
+    assert counts.sum() == sum(
+        len(x) for x in tokenizer(fill_mask.wikipedia_sentences("train")[:40], add_special_tokens=False)["input_ids"]
+    )
+
+
 def test_bad_inputs_name_the_argument(loaded, tmp_path):
     tokenizer, model, _ = loaded
     with pytest.raises(ValueError, match="text"):
