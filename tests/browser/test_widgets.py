@@ -152,3 +152,42 @@ def test_naive_bayes_explorer_adds_up_the_words_of_what_the_reader_types(open_pa
         assert abs(shown - case["log_odds"]) <= spec["tolerance"], case["text"]
     assert root.locator("[data-testid='nb-tokens'] > *").count() == 2  # "zzzqx blorp": two unknown words
     assert log.console_errors == [] and log.page_errors == []
+
+
+def _embedded_state(page, key: str) -> dict:
+    """The synced state of the first widget on the page whose state has trait ``key``."""
+    states = page.evaluate(
+        """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')]
+        .flatMap(s => Object.values(JSON.parse(s.textContent).state || {}).map(m => m.state))"""
+    )
+    return next(s for s in states if key in s)
+
+
+def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
+    page, log = open_page("book/word2vec.html")
+    root = page.locator("[data-testid='wm-root']").first
+    root.wait_for()
+    state = _embedded_state(page, "group_of")
+    words, unit = state["words"], np.array(state["unit"])
+    unit = unit / np.linalg.norm(unit, axis=1, keepdims=True)
+
+    def top(query, skip, k):
+        scores = unit @ (query / np.linalg.norm(query))
+        scores[list(skip)] = -np.inf
+        return [words[i] for i in np.argsort(-scores, kind="stable")[:k]]
+
+    k = state["k"]
+    for word in ("three", "paris"):
+        apply_controls(root, [{"testid": "wm-word", "value": word}])
+        i = words.index(word)
+        shown = root.locator("[data-testid='wm-neighbours']").get_attribute("data-words").split()
+        assert shown == top(unit[i], {i}, k), word
+    # Clicking a dot on the map selects that word.
+    root.locator("[data-testid='wm-map'] circle[data-word='january']").click()
+    assert root.locator("[data-testid='wm-word']").input_value() == "january"
+    apply_controls(root, [{"testid": "wm-mode", "value": "analogy"}])
+    a, b, c = (words.index(w) for w in ("man", "king", "woman"))
+    shown = root.locator("[data-testid='wm-analogy']").get_attribute("data-words").split()
+    assert shown == top(unit[b] - unit[a] + unit[c], {a, b, c}, k)
+    assert root.locator("[data-testid='wm-only-c']").get_attribute("data-words").split() == top(unit[c], {a, b, c}, k)
+    assert log.console_errors == [] and log.page_errors == []
