@@ -91,13 +91,13 @@ function render({ model, el }) {
 
   function label(i, bold) {
     const [x, y] = at(proj(i));
-    map.append(svg("text", { x: x + 6, y: y - 6, "font-size": bold ? 13 : 11, "font-weight": bold ? 700 : 400, text: words[i] }));
+    map.append(svg("text", { x: x + 6, y: y - 6, "font-size": bold ? 15 : 13, "font-weight": bold ? 700 : 400, text: words[i] }));
   }
 
   function draw() {
     const analogy = model.get("mode") === "analogy";
-    wordControls.hidden = analogy;
-    trioControls.hidden = !analogy;
+    wordControls.style.display = analogy ? "none" : ""; // the hidden attribute loses to display: flex
+    trioControls.style.display = analogy ? "" : "none";
     map.replaceChildren();
     lists.replaceChildren();
     const labelled = new Map(); // index -> bold?
@@ -115,12 +115,12 @@ function render({ model, el }) {
       const best = distinct ? nearest(unit, analogyQuery(unit, a, b, c), k, skip) : [];
       const onlyC = distinct ? nearest(unit, unit[c], k, skip) : [];
       const target = [proj(b)[0] - proj(a)[0] + proj(c)[0], proj(b)[1] - proj(a)[1] + proj(c)[1]];
-      const arrow = { stroke: GROUP_COLOURS[3], "stroke-width": 2 };
+      const arrow = { stroke: "currentColor", "stroke-width": 2 };
       line(proj(a), proj(b), arrow);
       line(proj(c), target, { ...arrow, "stroke-dasharray": "5 3" });
       const [tx, ty] = at(target);
-      map.append(svg("circle", { cx: tx, cy: ty, r: 5, fill: "none", stroke: GROUP_COLOURS[3], "stroke-width": 2 }));
-      map.append(svg("text", { x: tx + 7, y: ty + 14, "font-size": 11, "font-style": "italic", text: "b − a + c" }));
+      map.append(svg("circle", { cx: tx, cy: ty, r: 5, fill: "none", stroke: "currentColor", "stroke-width": 2 }));
+      map.append(svg("text", { x: tx + 7, y: ty + 14, "font-size": 13, "font-style": "italic", text: "b − a + c" }));
       for (const i of skip) labelled.set(i, true);
       if (best.length) labelled.set(best[0].i, false);
       lists.append(distinct

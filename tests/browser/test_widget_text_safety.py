@@ -30,6 +30,7 @@ def _widgets():
     from nlp_helpers.widgets.bpe import BPEStepper
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
     from nlp_helpers.widgets.tfidf_search import TfidfSearch
+    from nlp_helpers.widgets.word_map import WordMap
 
     text = f"{HOSTILE} and {HOSTILE_2} مرحبا 你好"
     bpe = BPE.train([text] * 3, 20)
@@ -46,6 +47,7 @@ def _widgets():
             query="document",
             top_k=2,
         ),
+        "wm-root": WordMap([HOSTILE, HOSTILE_2, "ok", "fine"], np.eye(4) + 0.1, word=HOSTILE, groups={HOSTILE_2: ["ok"]}),
     }
 
 
