@@ -14,5 +14,5 @@ The pattern (see ``CONTRIBUTING.md``):
   operable controls, and colour-blind-safe colour maps.
 
 Modules: ``assets`` (loads the ``.js`` and ``.css`` files), ``attention``, ``bpe``, ``positional``,
-``sampling``, ``tfidf_search``, ``viterbi``, ``naive_bayes`` and ``word_map`` (one widget class each).
+``sampling``, ``tfidf_search``, ``viterbi``, ``naive_bayes``, ``word_map`` and ``sampling_tree`` (one widget class each).
 """

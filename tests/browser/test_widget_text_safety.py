@@ -30,6 +30,7 @@ def _widgets():
     from nlp_helpers.widgets.bpe import BPEStepper
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
     from nlp_helpers.widgets.tfidf_search import TfidfSearch
+    from nlp_helpers.widgets.sampling_tree import SamplingTree
     from nlp_helpers.widgets.word_map import WordMap
 
     text = f"{HOSTILE} and {HOSTILE_2} مرحبا 你好"
@@ -47,7 +48,10 @@ def _widgets():
             query="document",
             top_k=2,
         ),
-        "wm-root": WordMap([HOSTILE, HOSTILE_2, "ok", "fine"], np.eye(4) + 0.1, word=HOSTILE, groups={HOSTILE_2: ["ok"]}),
+        "st-root": SamplingTree(HOSTILE, [HOSTILE, HOSTILE_2, "a", "b"] * 1 + ["c", "d"], np.zeros((3, 2)), [0.5] * 3),
+        "wm-root": WordMap(
+            [HOSTILE, HOSTILE_2, "ok", "fine"], np.eye(4) + 0.1, word=HOSTILE, groups={HOSTILE_2: ["ok"]}
+        ),
     }
 
 

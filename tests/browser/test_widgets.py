@@ -191,3 +191,30 @@ def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
     assert shown == top(unit[b] - unit[a] + unit[c], {a, b, c}, k)
     assert root.locator("[data-testid='wm-only-c']").get_attribute("data-words").split() == top(unit[c], {a, b, c}, k)
     assert log.console_errors == [] and log.page_errors == []
+
+
+def test_sampling_tree_draws_the_tokens_numpy_draws(open_page):
+    from tests.widgets.test_widgets_sampling_tree import uniform
+
+    page, log = open_page("book/sampling.html")
+    root = page.locator("[data-testid='st-root']").first
+    root.wait_for()
+    state = _embedded_state(page, "top_mass")
+    k, seed, t = state["k"], 11, 0.5
+    apply_controls(root, [{"testid": "st-seed", "value": str(seed)}, {"testid": "st-temp", "value": str(t)}])
+    n, want = 0, [0]
+    for step in range(state["depth"]):
+        z = np.array(state["logits"][n]) / t
+        p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+        shown = [float(root.locator(f"[data-testid='st-p-{j}']").get_attribute("data-p")) for j in range(k)]
+        np.testing.assert_allclose(shown, p, rtol=1e-12)
+        root.locator("[data-testid='st-draw']").click()
+        n = n * k + 1 + min(int(np.searchsorted(np.cumsum(p), uniform(seed, step), side="right")), k - 1)
+        want.append(n)
+        assert root.locator("[data-testid='st-text']").get_attribute("data-path") == " ".join(map(str, want))
+    assert root.locator("[data-testid='st-draw']").is_disabled()
+    # Keyboard: the buttons are native buttons.
+    root.locator("[data-testid='st-back']").focus()
+    page.keyboard.press("Enter")
+    assert root.locator("[data-testid='st-text']").get_attribute("data-path") == " ".join(map(str, want[:-1]))
+    assert log.console_errors == [] and log.page_errors == []
