@@ -47,6 +47,9 @@ def test_tfidf_search_ranks_documents(open_page):
         item = root.locator(f"[data-testid='tfidf-result-{want['rank']}']")
         assert int(item.get_attribute("data-document")) == want["document"]
         assert float(item.get_attribute("data-score")) == pytest.approx(want["score"], abs=spec["tolerance"])
+        # the bar splits the cosine into the query terms' shares, which add up to it
+        parts = root.locator(f"[data-testid='tfidf-contrib-{want['rank']}']").get_attribute("data-values").split(";")
+        assert sum(float(p.split(":")[1]) for p in parts) == pytest.approx(want["score"], abs=spec["tolerance"])
     # Markup typed by a reader is shown as text, never parsed as HTML.
     apply_controls(root, [{"testid": "tfidf-query", "value": "<img src=x onerror=alert(1)> tampa"}])
     assert root.locator("img").count() == 0
