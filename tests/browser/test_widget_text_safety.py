@@ -29,8 +29,8 @@ def _widgets():
     from nlp_helpers.widgets.attention import AttentionExplorer
     from nlp_helpers.widgets.bpe import BPEStepper
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
-    from nlp_helpers.widgets.tfidf_search import TfidfSearch
     from nlp_helpers.widgets.sampling_tree import SamplingTree
+    from nlp_helpers.widgets.tfidf_search import TfidfSearch
     from nlp_helpers.widgets.word_map import WordMap
 
     text = f"{HOSTILE} and {HOSTILE_2} مرحبا 你好"
