@@ -103,12 +103,22 @@ function barLabel(t, max = 18) {
 }
 
 // Horizontal bar chart (SVG) of labels/probabilities; removed tokens drawn as outlines of their pre-filter probability.
-function barChart({ labels, probs, ghost = null, kept = null, maxBars = 20, title }) {
+// fixedAxis: bars on a 0-1 axis (with ticks), so a temperature change shows on the top token too.
+function barChart({ labels, probs, ghost = null, kept = null, maxBars = 20, title, fixedAxis = false }) {
   const nBars = Math.min(maxBars, labels.length);
-  const rowH = 18, labelW = 130, barW = 300, valueW = 60;
-  const width = labelW + barW + valueW, height = nBars * rowH + 6;
-  const root = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
-  const maxP = Math.max(1e-12, ...probs.slice(0, nBars), ...(ghost ? ghost.slice(0, nBars) : []));
+  const rowH = 18, labelW = 130, barW = 300, valueW = 60, axisH = fixedAxis ? 18 : 0;
+  const width = labelW + barW + valueW, height = nBars * rowH + 6 + axisH;
+  const root = svg("svg", { width: "100%", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
+  root.style.maxWidth = `${width}px`;
+  const maxP = fixedAxis ? 1 : Math.max(1e-12, ...probs.slice(0, nBars), ...(ghost ? ghost.slice(0, nBars) : []));
+  if (fixedAxis) {
+    const y = nBars * rowH + 6;
+    root.append(svg("line", { x1: labelW, x2: labelW + barW, y1: y, y2: y, stroke: "currentColor", "stroke-opacity": 0.5 }));
+    for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+      root.append(svg("line", { x1: labelW + barW * t, x2: labelW + barW * t, y1: 0, y2: y + 3, stroke: "currentColor", "stroke-opacity": t === 0 ? 0.5 : 0.15 }));
+      root.append(svg("text", { x: labelW + barW * t, y: y + 15, "text-anchor": "middle", "font-size": 11, text: String(t) }));
+    }
+  }
   for (let i = 0; i < nBars; i++) {
     const y = 3 + i * rowH;
     const label = svg("text", { x: labelW - 6, y: y + rowH * 0.7, "text-anchor": "end", "font-size": 12, text: barLabel(labels[i]) });
@@ -242,6 +252,41 @@ function renderExplorer(model, el) {
   draw();
 }
 
+// The computation behind each bar: z -> z / T -> exp(z / T - max) -> / sum = p.
+export function softmaxSteps(logits, temperature) {
+  const scaled = logits.map((z) => z / temperature);
+  const m = Math.max(...scaled);
+  const e = scaled.map((x) => Math.exp(x - m));
+  const total = e.reduce((a, b) => a + b, 0);
+  return { scaled, max: m, exp: e, total, probs: e.map((x) => x / total) };
+}
+
+function stepsTable(labels, logits, temperature) {
+  const box = h("details", { open: "" }, [h("summary", { text: "How each probability is computed" })]);
+  if (temperature === 0) {
+    box.append(h("p", { text: "At temperature 0 the division by T is undefined: decoding takes the largest logit (greedy), probability 1." }));
+    return box;
+  }
+  const st = softmaxSteps(logits, temperature);
+  const T = fmt(temperature, 2);
+  const head = ["token", "logit z", `z / ${T}`, `exp(z / ${T} − ${fmt(st.max, 2)})`, "÷ sum = p"];
+  const rows = labels.map((label, i) => h("tr", { "data-testid": `softmax-step-${i}` }, [
+    h("th", { scope: "row", text: showToken(label) }),
+    h("td", { text: fmt(logits[i], 2) }),
+    h("td", { text: fmt(st.scaled[i], 3) }),
+    h("td", { "data-exp": String(st.exp[i]), text: st.exp[i] >= 0.001 ? fmt(st.exp[i], 4) : st.exp[i].toExponential(2) }),
+    h("td", { "data-p": String(st.probs[i]), text: fmt(st.probs[i], 4) }),
+  ]));
+  const sum = h("tr", {}, [h("th", { scope: "row", text: "sum" }), h("td"), h("td"),
+    h("td", { "data-testid": "softmax-sum", "data-sum": String(st.total), text: fmt(st.total, 4) }), h("td", { text: "1" })]);
+  box.append(h("table", { "data-testid": "softmax-steps" }, [
+    h("caption", { text: "Subtracting the largest scaled logit first keeps exp from overflowing; it cancels in the division." }),
+    h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col", text: c })))),
+    h("tbody", {}, [...rows, sum]),
+  ]));
+  return box;
+}
+
 function renderSoftmax(model, el) {
   const labels = model.get("labels");
   const logits = model.get("logits");
@@ -249,6 +294,7 @@ function renderSoftmax(model, el) {
   let temperature = model.get("temperature");
   const chartBox = h("div");
   const tableBox = h("div");
+  const stepsBox = h("div");
   const entropyOut = h("output", { "data-testid": "softmax-entropy" });
   const tSlider = slider({ label: "Temperature", min: model.get("min_temperature"), max: model.get("max_temperature"), step: 0.05,
     value: temperature, format: (v) => Number(v).toFixed(2),
@@ -257,12 +303,13 @@ function renderSoftmax(model, el) {
   function draw() {
     const probs = temperature === 0 ? filterDistribution(logits, 0, 0, 1).probs : softmax(logits, temperature);
     entropyOut.textContent = fmt(entropyNats(probs), 3);
-    chartBox.replaceChildren(barChart({ labels, probs, maxBars: labels.length, title: `softmax of the logits at temperature ${fmt(temperature, 2)}` }));
+    chartBox.replaceChildren(barChart({ labels, probs, maxBars: labels.length, title: `softmax of the logits at temperature ${fmt(temperature, 2)}`, fixedAxis: true }));
     tableBox.replaceChildren(probTable({ labels, probs, prefix: "softmax", caption: "Table: logits and probabilities" }));
+    stepsBox.replaceChildren(stepsTable(labels, logits, temperature));
   }
   model.on("change:temperature", () => { temperature = model.get("temperature"); tSlider.set(temperature); draw(); });
   const stats = h("p", { "aria-live": "polite" }, ["Entropy: ", entropyOut, " nats"]);
-  root.append(h("div", { class: "nlpw-controls" }, [tSlider.root]), stats, chartBox, tableBox);
+  root.append(h("div", { class: "nlpw-controls" }, [tSlider.root]), stats, chartBox, stepsBox, tableBox);
   el.append(root);
   draw();
 }

@@ -386,6 +386,21 @@ def test_softmax_js_matches_python_at_a_new_temperature(tmp_path):
     np.testing.assert_allclose(_probs(out, "softmax", 4), w.probabilities(2.5), atol=1e-12)
 
 
+def test_softmax_js_shows_each_step_of_the_computation(tmp_path):
+    z = np.array([2.0, 1.0, 0.1, -1.0])
+    w = SoftmaxTemperature(z, list("abcd"))
+    out = _run_js(w, [{"testid": "softmax-temperature", "value": "0.5"}], tmp_path)
+    e = np.exp(z / 0.5 - (z / 0.5).max())  # exp(z / T - max), by hand
+    for i in range(4):
+        row = out[f"softmax-step-{i}"]["text"]
+        assert f"{z[i] / 0.5:.3f}" in row
+    assert float(out["softmax-sum"]["attrs"]["data-sum"]) == pytest.approx(e.sum(), rel=1e-12)
+    want = torch.softmax(torch.tensor(z, dtype=torch.float64) / 0.5, 0).numpy()
+    np.testing.assert_allclose(_probs(out, "softmax", 4), want, rtol=1e-12)
+    out = _run_js(w, [{"testid": "softmax-temperature", "value": "0"}], tmp_path)
+    assert "greedy" in out["softmax-root"]["text"] and "softmax-steps" not in out
+
+
 # ---- the golden file --------------------------------------------------------------------------------
 
 
