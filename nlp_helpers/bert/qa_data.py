@@ -111,7 +111,8 @@ def exact_match(prediction: str, truth: str) -> float:
 def token_f1(prediction: str, truth: str) -> float:
     """SQuAD's token F1: harmonic mean of precision and recall of the shared normalised tokens.
 
-    If either side has no tokens after normalisation, F1 is 1.0 when both are empty, else 0.0.
+    If either side has no tokens after normalisation, F1 is 1.0 when both are empty, else 0.0 (the
+    rule of the SQuAD 2.0 script, whose empty answers v1.1 did not have).
     """
     prediction, truth = check_text("prediction", prediction), check_text("truth", truth)
     return _token_f1(_normalize(prediction).split(), _normalize(truth).split())
