@@ -54,8 +54,7 @@ function render({ model, el }) {
     const step = clamp(model.get("step"));
     const order = model.get("order");
     stepSlider.input.setAttribute("max", String(path.length - 1));
-    if (Number(stepSlider.input.value) !== step) stepSlider.set(step);
-    else stepSlider.set(step); // refresh "k of N" after a change of order or sample
+    stepSlider.set(step); // also refreshes "k of N" after a change of order or sample
     if (Number(orderSel.input.value) !== order) orderSel.input.value = String(order);
     next.disabled = step >= path.length - 1;
     const cur = path[step];
