@@ -63,12 +63,12 @@ function render({ model, el }) {
     const words = path.slice(0, step).map((st) => st.w[st.s]);
     const nCtx = order - 1;
     sentence.replaceChildren(
-      ...words.map((w, i) => h("span", { class: i >= words.length - nCtx ? "ctx" : "", text: w + " " })),
+      ...words.flatMap((w, i) => [h("span", { class: i >= words.length - nCtx ? "ctx" : "", text: w }), " "]),
       h("span", { class: "pick", "data-testid": "ng-pick", "data-word": pick, "data-p": String(cur.p[cur.s]), text: pick }),
     );
     context.textContent = order === 1
       ? "Context: none (a unigram model ignores the previous words)."
-      : `Context (the last ${nCtx} word${nCtx > 1 ? "s" : ""}): ${cur.c.join(" ")}  →  P(next word | context):`;
+      : `Context (the last ${nCtx === 1 ? "word" : `${nCtx} words`}): “${cur.c.join(" ")}” → P(next word | context):`;
 
     const rows = [];
     cur.w.forEach((w, i) => {
