@@ -220,4 +220,29 @@ def test_sampling_tree_draws_the_tokens_numpy_draws(open_page):
     root.locator("[data-testid='st-back']").focus()
     page.keyboard.press("Enter")
     assert root.locator("[data-testid='st-text']").get_attribute("data-path") == " ".join(map(str, want[:-1]))
+
+
+def test_ngram_generator_steps_through_a_sample_with_the_models_probabilities(open_page):
+    spec = golden("ngram_generator_widget.json")
+    page, log = open_page(spec["page"])
+    root = page.locator("[data-testid='ng-root']").first
+    root.wait_for()
+    for case in spec["cases"]:
+        apply_controls(root, case["controls"])
+        bars = root.locator("[data-testid^='ng-bar-']")
+        shown = [bars.nth(i).get_attribute("data-word") for i in range(bars.count())]
+        probs = [float(bars.nth(i).get_attribute("data-p")) for i in range(bars.count())]
+        assert shown == case["words"], f"{case['controls']}: widget shows {shown}, the model {case['words']}"
+        np.testing.assert_allclose(probs[: len(case["probs"])], case["probs"], atol=spec["tolerance"])
+        assert root.locator("[data-testid='ng-pick']").get_attribute("data-word") == case["drawn"]
+    # Keyboard and touch: the buttons are native <button>s; Enter on "Next word" moves one word on.
+    apply_controls(root, spec["cases"][0]["controls"])
+    step = root.locator("[data-testid='ng-step']")
+    root.locator("[data-testid='ng-next']").focus()
+    page.keyboard.press("Enter")
+    assert step.input_value() == "1"
+    root.locator("[data-testid='ng-new']").click()
+    assert step.input_value() == "0" and root.locator("[data-testid='ng-seed']").input_value() == "1"
+    # it scales to a phone: no sideways scrolling of the widget in a 390 px column
+    assert root.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
     assert log.console_errors == [] and log.page_errors == []
