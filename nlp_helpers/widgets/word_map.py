@@ -73,7 +73,7 @@ class WordMap(anywidget.AnyWidget):
     word:
         The word whose neighbours are shown first (default: the first word).
     k:
-        How many neighbours or analogy answers to list (1 to 10).
+        How many neighbours or analogy answers to list (1 to 10, at most one fewer than the words; default 5).
     analogy:
         Optional initial ``(a, b, c)`` for the analogy mode, read "b - a + c".
     """
@@ -98,7 +98,7 @@ class WordMap(anywidget.AnyWidget):
         *,
         groups: Mapping[str, Sequence[str]] | None = None,
         word: str | None = None,
-        k: int = 5,
+        k: int | None = None,
         analogy: Sequence[str] | None = None,
     ) -> None:
         words = [check_text(f"words[{i}]", w, allow_empty=False) for i, w in enumerate(check_nonempty("words", words))]
@@ -112,7 +112,7 @@ class WordMap(anywidget.AnyWidget):
             raise ValueError(
                 "vectors must have at least 2 columns and no all-zero row (a zero vector has no direction)"
             )
-        k = check_int("k", k, minimum=1, maximum=min(10, len(words) - 1))
+        k = min(5, len(words) - 1) if k is None else check_int("k", k, minimum=1, maximum=min(10, len(words) - 1))
         word = words[0] if word is None else _known("word", word, words)
         names, group_of = _groups(groups, words)
         trio = [] if analogy is None else [_known(f"analogy[{i}]", w, words) for i, w in enumerate(analogy)]

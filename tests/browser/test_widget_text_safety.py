@@ -25,9 +25,11 @@ HOSTILE_2 = '<script>alert(2)</script>"&amp;'
 
 
 def _widgets():
+    from nlp_helpers.ngram.models import NGramLM
     from nlp_helpers.tokenization.bpe import BPE
     from nlp_helpers.widgets.attention import AttentionExplorer
     from nlp_helpers.widgets.bpe import BPEStepper
+    from nlp_helpers.widgets.ngram_generator import NGramGenerator
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
     from nlp_helpers.widgets.sampling_tree import SamplingTree
     from nlp_helpers.widgets.tfidf_search import TfidfSearch
@@ -49,6 +51,9 @@ def _widgets():
             top_k=2,
         ),
         "st-root": SamplingTree(HOSTILE, [HOSTILE, HOSTILE_2, "a", "b"] * 1 + ["c", "d"], np.zeros((3, 2)), [0.5] * 3),
+        "ng-root": NGramGenerator(
+            NGramLM(2, "mle").fit([[HOSTILE, HOSTILE_2, "ok"]] * 3), orders=[1, 2], n_sentences=1
+        ),
         "wm-root": WordMap(
             [HOSTILE, HOSTILE_2, "ok", "fine"], np.eye(4) + 0.1, word=HOSTILE, groups={HOSTILE_2: ["ok"]}
         ),

@@ -121,3 +121,7 @@ def test_bad_input_names_the_argument(kwargs, match):
 def test_project_2d_rejects_a_single_row():
     with pytest.raises(ValueError, match="vectors must have at least 2 rows"):
         project_2d(np.ones((1, 3)))
+
+
+def test_default_k_fits_a_small_map():
+    assert WordMap(WORDS[:4], vectors()[:4]).k == 3 and WordMap(WORDS, vectors()).k == 5
