@@ -126,12 +126,13 @@ function barLabel(t, max = 18) {
 }
 
 // Horizontal bar chart (SVG) of labels/probabilities; removed tokens drawn as outlines of their pre-filter probability.
-function barChart({ labels, probs, ghost = null, kept = null, maxBars = 20, title }) {
+// `scaleMax`: the probability a full-width bar stands for (default: the largest bar; 1 for a fixed 0-1 axis).
+function barChart({ labels, probs, ghost = null, kept = null, maxBars = 20, title, scaleMax = null }) {
   const nBars = Math.min(maxBars, labels.length);
   const rowH = 18, labelW = 130, barW = 300, valueW = 60;
   const width = labelW + barW + valueW, height = nBars * rowH + 6;
   const root = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
-  const maxP = Math.max(1e-12, ...probs.slice(0, nBars), ...(ghost ? ghost.slice(0, nBars) : []));
+  const maxP = scaleMax ?? Math.max(1e-12, ...probs.slice(0, nBars), ...(ghost ? ghost.slice(0, nBars) : []));
   for (let i = 0; i < nBars; i++) {
     const y = 3 + i * rowH;
     const label = svg("text", { x: labelW - 6, y: y + rowH * 0.7, "text-anchor": "end", "font-size": 12, text: barLabel(labels[i]) });
@@ -358,7 +359,9 @@ function renderSoftmax(model, el) {
   function draw() {
     const probs = temperature === 0 ? filterDistribution(logits, 0, 0, 1).probs : softmax(logits, temperature);
     entropyOut.textContent = fmt(entropyNats(probs), 3);
-    chartBox.replaceChildren(barChart({ labels, probs, maxBars: labels.length, title: `softmax of the logits at temperature ${fmt(temperature, 2)}` }));
+    // A fixed 0-1 axis: the temperature's effect on the top token's probability stays visible.
+    chartBox.replaceChildren(barChart({ labels, probs, maxBars: labels.length, scaleMax: 1,
+      title: `softmax of the logits at temperature ${fmt(temperature, 2)}; bars on a 0-1 scale` }));
     tableBox.replaceChildren(probTable({ labels, probs, prefix: "softmax", caption: "Table: logits and probabilities" }));
   }
   model.on("change:temperature", () => { temperature = model.get("temperature"); tSlider.set(temperature); draw(); });
