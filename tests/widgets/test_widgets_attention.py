@@ -317,7 +317,7 @@ def test_js_draws_the_golden_matrices_after_moving_the_controls(tmp_path):
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))
     ex = load_worked_example()
     widgets = {
-        WORKED_TITLE: AttentionExplorer(list(ex.tokens), scores=worked_example_scores().numpy(), title=WORKED_TITLE),
+        WORKED_TITLE: _vector_widget(),  # as the chapter builds it: from Q and K (4 decimals)
         RANDOM_TITLE: AttentionExplorer(list(ex.tokens), random_encoder_attention(), title=RANDOM_TITLE),
     }
     for spec in golden["widgets"]:
