@@ -67,7 +67,8 @@ function render({ model, el }) {
   const readout = h("div", { class: "nlpw-readout", "aria-live": "polite", "data-testid": "attn-readout" });
   const drawing = h("div", { class: "nlpw-drawing" });
   const pick = h("div", { class: "nlpw-controls" });
-  const panel = h("div", { class: "nlpw-step", "data-testid": "attn-step", "aria-live": "polite" });
+  // Contained: its changes never make the browser lay out the whole (long) chapter page again.
+  const panel = h("div", { class: "nlpw-step", "data-testid": "attn-step", "aria-live": "polite", style: "contain: content" });
   const summary = srOnly("");
   const tableBox = h("details", { class: "nlpw-details" }, [h("summary", { text: "The weights as a table" })]);
   const stepBox = h("details", { class: "nlpw-details", open: "" }, [
@@ -396,13 +397,22 @@ function render({ model, el }) {
       ]));
     }
     if (d <= 8 && qs.length <= 16 && ks.length <= 16) {
-      out.push(h("div", { class: "nlpw-controls" }, [
-        vectorTable("Q (queries as rows)", qs, Q, i, digits, "attn-step-Q"),
-        vectorTable("K (keys as rows)", ks, K, j, digits, "attn-step-K"),
-      ]));
+      // Q and K do not change with the temperature or the mask: rebuilt only for another cell or head.
+      const key = `${get("layer")}/${head}/${i}/${j}`;
+      if (!vecCache || vecCache.key !== key) {
+        vecCache = {
+          key,
+          node: h("div", { class: "nlpw-controls" }, [
+            vectorTable("Q (queries as rows)", qs, Q, i, digits, "attn-step-Q"),
+            vectorTable("K (keys as rows)", ks, K, j, digits, "attn-step-K"),
+          ]),
+        };
+      }
+      out.push(vecCache.node);
     }
     panel.replaceChildren(...out);
   }
+  let vecCache = null;
 
   // ---- selection and drawing ------------------------------------------------------------------
   function selectCell(i, j) {
@@ -410,7 +420,7 @@ function render({ model, el }) {
     if (ctl.stepQuery && ctl.stepQuery.value !== String(i)) ctl.stepQuery.value = String(i);
     if (ctl.stepKey && ctl.stepKey.value !== String(j)) ctl.stepKey.value = String(j);
     readout.textContent = describe(state.m, i, j);
-    fillPanel(state.m);
+    fillPanel(state.m); // at once: the reader asked for this cell
     moveMark();
   }
 
@@ -420,6 +430,7 @@ function render({ model, el }) {
 
   function paint() {
     state.frame = null;
+    if (state.panelStale) fillText(state.m);
     if (get("view") === "lines") drawing.replaceChildren(lines(state.m));
     else {
       if (!heat || drawing.firstChild !== heat.svg) drawing.replaceChildren(heat.svg);
@@ -437,6 +448,12 @@ function render({ model, el }) {
     state.cursor = [Math.min(ci, m.length - 1), Math.min(cj, m[0].length - 1)];
     fillTable(m);
     readout.textContent = describe(m, ...state.cursor);
+    state.panelStale = true; // the panel and the summary follow in the next frame, with the heatmap
+    if (state.frame === null) state.frame = raf(paint) ?? null;
+  }
+
+  function fillText(m) {
+    state.panelStale = false;
     fillPanel(m);
     const qs = get("query_tokens");
     const ks = get("tokens");
@@ -444,11 +461,11 @@ function render({ model, el }) {
       const best = row.indexOf(Math.max(...row));
       return `${qs[i]} → ${ks[best]} (${row[best].toFixed(2)})`;
     }).join("; ");
-    if (state.frame === null) state.frame = raf(paint) ?? null;
   }
 
   function rebuild() {
     state.cursor = [0, 0];
+    vecCache = null;
     buildControls();
     buildHeatmap();
     buildTable();
