@@ -245,4 +245,98 @@ def test_ngram_generator_steps_through_a_sample_with_the_models_probabilities(op
     assert step.input_value() == "0" and root.locator("[data-testid='ng-seed']").input_value() == "1"
     # it scales to a phone: no sideways scrolling of the widget in a 390 px column
     assert root.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+
+
+# ---- attention: the step-through panel and the model view (appended) ---------------------------
+
+STEP_TITLE = "The worked example, one head: when you play game of thrones"
+
+
+def _step_values(root) -> dict:
+    return root.evaluate(
+        """(r) => Object.fromEntries(['dot', 'scaled', 'exp', 'sum', 'weight'].map((k) => {
+            const e = r.querySelector(`[data-testid="attn-step-${k}"]`);
+            return [k, e ? [Number(e.getAttribute('data-value')), e.textContent] : null]; }))"""
+    )
+
+
+def test_attention_step_panel_shows_numpys_numbers_for_the_clicked_cell(open_page):
+    """Click a cell, then arrow to others: the panel's q.k, /sqrt(d), exp, row sum and weight equal numpy's,
+    computed from the worked example's Q and K rounded to the 4 decimals the page holds."""
+    from nlp_helpers.attention.positional import positional_encoding
+    from nlp_helpers.attention.worked_example import load_worked_example
+
+    ex = load_worked_example()
+    X = ex["static_embedding_rows_are_tokens"] + positional_encoding(6, 6)
+    Q, K = np.round(X @ ex["W_Q"], 4), np.round(X @ ex["W_K"], 4)
+    page, log = open_page("book/attention.html")
+    root = page.locator("[data-testid='attn-root']").filter(has_text=STEP_TITLE).first
+    root.wait_for()
+    apply_controls(root, ATTN_RESET)
+
+    def check(i, j):
+        dots = Q[i] @ K.T
+        e = np.exp(dots / 2 - (dots / 2).max())
+        got = _step_values(root)
+        want = {"dot": dots[j], "scaled": dots[j] / 2, "exp": e[j], "sum": e.sum(), "weight": e[j] / e.sum()}
+        for k, v in want.items():
+            assert got[k][0] == pytest.approx(v, rel=1e-9, abs=1e-15), (i, j, k)
+        cell = root.locator(f"[data-testid='attn-cell-{i}-{j}']")
+        assert got["weight"][1] == cell.text_content() == f"{e[j] / e.sum():.4f}"
+        assert root.locator("[data-testid='attn-step-query']").input_value() == str(i)
+        assert root.locator("[data-testid='attn-step-key']").input_value() == str(j)
+
+    root.locator("[data-testid='attn-rect-2-4']").click()
+    check(2, 4)
+    # the selected rows of Q and K are highlighted
+    assert root.locator("[data-testid='attn-step-Q'] tr.nlpw-hl th").text_content().startswith("2:")
+    assert root.locator("[data-testid='attn-step-K'] tr.nlpw-hl th").text_content().startswith("4:")
+    # keyboard: the heatmap keeps focus and the arrow keys move the selected cell
+    root.locator("[data-testid='attn-heatmap']").focus()
+    page.keyboard.press("ArrowRight")
+    check(2, 5)
+    page.keyboard.press("ArrowDown")
+    check(3, 5)
+    assert log.console_errors == [] and log.page_errors == []
+
+
+def test_attention_step_panel_on_a_phone_follows_a_tap(open_page):
+    page, log = open_page("book/attention.html", width=390)
+    root = page.locator("[data-testid='attn-root']").filter(has_text=STEP_TITLE).first
+    root.wait_for()
+    rect = root.locator("[data-testid='attn-rect-1-0']")
+    rect.scroll_into_view_if_needed()
+    rect.tap()
+    assert root.locator("[data-testid='attn-step-query']").input_value() == "1"
+    assert root.locator("[data-testid='attn-step-key']").input_value() == "0"
+    assert log.page_errors == []
+
+
+def test_bert_model_view_enlarges_the_clicked_thumbnail(open_page):
+    """Clicking thumbnail (layer 4, head 8) of the canvas grid shows that map, and its numbers equal the
+    explorer's for the same layer and head (3 decimals against 5 significant digits)."""
+    page, log = open_page("book/bert.html")
+    mv = page.locator("[data-testid='mv-root']").first
+    mv.wait_for()
+    grid = mv.locator("[data-testid='mv-grid']")
+    box = grid.bounding_box()
+    css_width = grid.evaluate("(c) => Number(c.style.maxWidth.replace('px', ''))")
+    s = box["width"] / css_width  # the canvas may be scaled down to the column
+    layer, head = 3, 7
+    grid.click(position={"x": (64 + head * 50 + 22) * s, "y": (20 + layer * 50 + 22) * s})
+    assert mv.locator("[data-testid='mv-layer']").input_value() == str(layer)
+    assert mv.locator("[data-testid='mv-head']").input_value() == str(head)
+    n = mv.locator("[data-testid='mv-table'] tbody tr").count()
+    shown = np.array(read_matrix(mv, "mv-cell", n, n, "data-weight"))
+    explorer = page.locator("[data-testid='attn-root']").filter(has_text="all-MiniLM-L6-v2").first
+    apply_controls(
+        explorer,
+        ATTN_RESET + [{"testid": "attn-layer", "value": str(layer)}, {"testid": "attn-head", "value": str(head)}],
+    )
+    want = np.array(read_matrix(explorer, "attn-cell", n, n, "data-weight"))
+    np.testing.assert_allclose(shown, want, atol=5e-4 + 1e-5)
+    # keyboard: arrows on the focused grid move to the neighbouring map
+    grid.focus()
+    page.keyboard.press("ArrowDown")
+    assert mv.locator("[data-testid='mv-layer']").input_value() == str(layer + 1)
     assert log.console_errors == [] and log.page_errors == []
