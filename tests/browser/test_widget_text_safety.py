@@ -29,6 +29,7 @@ def _widgets():
     from nlp_helpers.tokenization.bpe import BPE
     from nlp_helpers.widgets.attention import AttentionExplorer
     from nlp_helpers.widgets.bpe import BPEStepper
+    from nlp_helpers.widgets.model_view import AttentionModelView
     from nlp_helpers.widgets.ngram_generator import NGramGenerator
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
     from nlp_helpers.widgets.sampling_tree import SamplingTree
@@ -54,6 +55,7 @@ def _widgets():
         "ng-root": NGramGenerator(
             NGramLM(2, "mle").fit([[HOSTILE, HOSTILE_2, "ok"]] * 3), orders=[1, 2], n_sentences=1
         ),
+        "mv-root": AttentionModelView([HOSTILE, HOSTILE_2, "ok"], np.full((2, 2, 3, 3), 1 / 3), title=HOSTILE),
         "wm-root": WordMap(
             [HOSTILE, HOSTILE_2, "ok", "fine"], np.eye(4) + 0.1, word=HOSTILE, groups={HOSTILE_2: ["ok"]}
         ),
