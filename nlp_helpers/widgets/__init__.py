@@ -13,6 +13,6 @@ The pattern (see ``CONTRIBUTING.md``):
   DOM helpers that insert text only as text (never HTML), labelled keyboard-
   operable controls, and colour-blind-safe colour maps.
 
-Modules: ``assets`` (loads the ``.js`` and ``.css`` files), ``attention``, ``bpe``, ``positional``,
+Modules: ``assets`` (loads the ``.js`` and ``.css`` files), ``attention``, ``bpe``, ``lstm_gates``, ``positional``,
 ``sampling`` and ``tfidf_search`` (one widget class each).
 """

@@ -4,9 +4,9 @@
 // _common.js (h, slider, fmt, cividis, setTrait) is prepended by nlp_helpers.widgets.assets.load_esm.
 
 const ROWS = [
-  ["i", "input gate i"],
-  ["f", "forget gate f"],
-  ["o", "output gate o"],
+  ["i", "input i"],
+  ["f", "forget f"],
+  ["o", "output o"],
   ["c", "memory c"],
 ];
 
@@ -18,11 +18,12 @@ export function memoryUpdate(values, t, u) {
 }
 
 const CELL_H = 9;
+const par = (x) => (x < 0 ? `(${fmt(x, 2)})` : fmt(x, 2)); // a negative factor in brackets
 const GAP = 8;
 const LEFT = 58;
-const TOP = 4;
+const TOP = 18; // room for the tokens above the columns
 
-function drawHeatmap(canvas, values, units, step, cMax) {
+function drawHeatmap(canvas, tokens, values, units, step, cMax) {
   const T = values.i.length;
   const U = units.length;
   const cw = Math.max(6, Math.min(16, Math.floor(560 / T)));
@@ -42,11 +43,18 @@ function drawHeatmap(canvas, values, units, step, cMax) {
   ctx.clearRect(0, 0, W, H);
   ctx.font = "10px sans-serif";
   ctx.textBaseline = "middle";
+  ctx.textAlign = "center";
+  ctx.fillStyle = ink;
+  tokens.forEach((tok, t) => {
+    ctx.font = t === step ? "bold 11px monospace" : "10px monospace";
+    ctx.fillText(tok, LEFT + t * cw + cw / 2, TOP / 2);
+  });
+  ctx.font = "10px sans-serif";
   ROWS.forEach(([key, name], r) => {
     const y0 = TOP + r * (U * CELL_H + GAP);
     ctx.fillStyle = ink;
     ctx.textAlign = "right";
-    ctx.fillText(name.split(" ").pop() + ` (${units.length})`, LEFT - 6, y0 + (U * CELL_H) / 2);
+    ctx.fillText(name, LEFT - 6, y0 + (U * CELL_H) / 2);
     for (let t = 0; t < T; t++) {
       for (let k = 0; k < U; k++) {
         const v = values[key][t][k];
@@ -57,7 +65,7 @@ function drawHeatmap(canvas, values, units, step, cMax) {
   });
   ctx.strokeStyle = "#d55e00";
   ctx.lineWidth = 2;
-  ctx.strokeRect(LEFT + step * cw - 1, 1, cw + 2, H - GAP + 2);
+  ctx.strokeRect(LEFT + step * cw - 1, 1, cw + 2, H - GAP);
   return geometry;
 }
 
@@ -91,7 +99,7 @@ function render({ model, el }) {
     h("span", { class: "nlpw-legend-item" }, [`memory c: −${fmt(cMax, 2)}`, h("span", { class: "nlpw-lg-bar" }), `+${fmt(cMax, 2)}`]),
     h("span", { class: "nlpw-legend-item", text: `rows: units ${units.join(", ")} in each block; columns: tokens` }),
   ]);
-  const readout = h("div", { "data-testid": "lg-readout", "aria-live": "polite" });
+  const readout = h("div", { class: "nlpw-lg-readout", "data-testid": "lg-readout", "aria-live": "polite" });
   root.append(h("div", { class: "nlpw-controls" }, [prev, stepSlider.root, next]), strip,
     h("div", { class: "nlpw-drawing" }, [canvas]), legend, readout);
 
@@ -113,7 +121,7 @@ function render({ model, el }) {
     const t = Math.min(Math.max(model.get("step"), 0), T - 1);
     if (Number(stepSlider.input.value) !== t + 1) stepSlider.set(t + 1);
     strip.replaceChildren(...tokens.map((tok, k) => h("span", { class: k === t ? "nlpw-lg-tok sel" : "nlpw-lg-tok", text: tok })));
-    geometry = drawHeatmap(canvas, values, units, t, cMax);
+    geometry = drawHeatmap(canvas, tokens, values, units, t, cMax);
     const cell = (key, k, digits = 3) => h("td", { "data-testid": `lg-${key}-${k}`, "data-value": String(values[key][t][k]), text: fmt(values[key][t][k], digits) });
     const rows = units.map((unit, k) => {
       const m = memoryUpdate(values, t, k);
@@ -121,7 +129,7 @@ function render({ model, el }) {
         h("th", { scope: "row", text: String(unit) }),
         cell("i", k), cell("f", k), cell("g", k), cell("o", k),
         h("td", { text: fmt(m.cPrev, 3) }),
-        h("td", { "data-testid": `lg-ccalc-${k}`, "data-value": String(m.c), "data-stored": String(values.c[t][k]), text: `${fmt(values.f[t][k], 2)}·${fmt(m.cPrev, 2)} + ${fmt(values.i[t][k], 2)}·${fmt(values.g[t][k], 2)} = ${fmt(m.c, 3)}` }),
+        h("td", { "data-testid": `lg-ccalc-${k}`, "data-value": String(m.c), "data-stored": String(values.c[t][k]), text: `${fmt(values.f[t][k], 2)}·${par(m.cPrev)} + ${fmt(values.i[t][k], 2)}·${par(values.g[t][k])} = ${fmt(m.c, 3)}` }),
         h("td", { "data-testid": `lg-hcalc-${k}`, "data-value": String(m.h), "data-stored": String(values.h[t][k]), text: fmt(m.h, 3) }),
       ]);
     });

@@ -33,7 +33,9 @@ __all__ = ["LSTMGates"]
 KEYS = ("i", "f", "g", "o", "c", "h")
 MAX_TOKENS, MAX_UNITS = 80, 12  # a readable heatmap in the text column and state < 150 KB
 _CSS = """
-.nlpw-lstm .nlpw-lg-tokens { font-family: var(--pst-font-family-monospace, monospace); line-height: 1.9; }
+.nlpw-lstm .nlpw-lg-tokens { font-family: var(--pst-font-family-monospace, monospace); line-height: 1.9; overflow-wrap: anywhere; }
+.nlpw-lstm .nlpw-lg-readout { overflow-x: auto; max-width: 100%; }
+.nlpw-lstm .nlpw-lg-readout td { white-space: nowrap; }
 .nlpw-lstm .nlpw-lg-tok { padding: 0.05rem 0.1rem; border-radius: 0.2rem; white-space: pre; }
 .nlpw-lstm .nlpw-lg-tok.sel { outline: 2px solid #d55e00; font-weight: 700; }
 .nlpw-lstm canvas:focus-visible { outline: 3px solid var(--pst-color-primary, #0072b2); outline-offset: 2px; }
