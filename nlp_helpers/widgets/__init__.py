@@ -14,6 +14,6 @@ The pattern (see ``CONTRIBUTING.md``):
   operable controls, and colour-blind-safe colour maps.
 
 Modules: ``assets`` (loads the ``.js`` and ``.css`` files), and one widget class each in
-``attention``, ``bpe``, ``model_view``, ``naive_bayes``, ``ngram_generator``, ``positional``,
-``sampling``, ``sampling_tree``, ``tfidf_search``, ``viterbi`` and ``word_map``.
+``attention``, ``bpe``, ``lstm_gates``, ``model_view``, ``naive_bayes``, ``ngram_generator``,
+``positional``, ``sampling``, ``sampling_tree``, ``tfidf_search``, ``viterbi`` and ``word_map``.
 """

@@ -339,4 +339,31 @@ def test_bert_model_view_enlarges_the_clicked_thumbnail(open_page):
     grid.focus()
     page.keyboard.press("ArrowDown")
     assert mv.locator("[data-testid='mv-layer']").input_value() == str(layer + 1)
+
+
+def test_lstm_gate_viewer_recomputes_the_memory_update_in_the_page(open_page):
+    # Golden numbers: Python's c_t and h_t (lstm_gate_trace of the chapter's trained LM, in data-stored);
+    # the page's JavaScript recomputes them from the 3-decimal gates it shows (c = f c_prev + i g).
+    page, log = open_page("book/rnn.html")
+    root = page.locator("[data-testid='lg-root']").first
+    root.wait_for()
+    n_steps = int(root.locator("[data-testid='lg-step']").get_attribute("max"))
+    for step in (1, 9, n_steps):
+        apply_controls(root, [{"testid": "lg-step", "value": str(step)}])
+        pairs = root.evaluate(
+            'r => Array.from(r.querySelectorAll(\'[data-testid^="lg-ccalc-"], [data-testid^="lg-hcalc-"]\'),'
+            " e => [Number(e.getAttribute('data-value')), Number(e.getAttribute('data-stored'))])"
+        )
+        assert len(pairs) >= 2
+        np.testing.assert_allclose(*np.array(pairs).T, atol=2e-3, err_msg=f"step {step}")
+        forget = root.evaluate(
+            "r => Array.from(r.querySelectorAll('[data-testid^=\"lg-f-\"]'), e => Number(e.getAttribute('data-value')))"
+        )
+        assert forget and all(0 <= f <= 1 for f in forget)
+    # Keyboard on the heatmap: Home, then one step right.
+    root.locator("[data-testid='lg-heatmap']").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert root.locator("[data-testid='lg-step']").input_value() == "2"
+    assert "Step 2," in root.locator("[data-testid='lg-readout']").inner_text()
     assert log.console_errors == [] and log.page_errors == []
