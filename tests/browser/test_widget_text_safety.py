@@ -29,6 +29,7 @@ def _widgets():
     from nlp_helpers.tokenization.bpe import BPE
     from nlp_helpers.widgets.attention import AttentionExplorer
     from nlp_helpers.widgets.bpe import BPEStepper
+    from nlp_helpers.widgets.lstm_gates import LSTMGates
     from nlp_helpers.widgets.model_view import AttentionModelView
     from nlp_helpers.widgets.ngram_generator import NGramGenerator
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
@@ -56,6 +57,9 @@ def _widgets():
             NGramLM(2, "mle").fit([[HOSTILE, HOSTILE_2, "ok"]] * 3), orders=[1, 2], n_sentences=1
         ),
         "mv-root": AttentionModelView([HOSTILE, HOSTILE_2, "ok"], np.full((2, 2, 3, 3), 1 / 3), title=HOSTILE),
+        "lg-root": LSTMGates(
+            [HOSTILE, HOSTILE_2, "ok"], {key: np.full((3, 2), 0.5) for key in ("i", "f", "g", "o", "c", "h")}, [0, 1]
+        ),
         "wm-root": WordMap(
             [HOSTILE, HOSTILE_2, "ok", "fine"], np.eye(4) + 0.1, word=HOSTILE, groups={HOSTILE_2: ["ok"]}
         ),
