@@ -9,6 +9,11 @@ Also: how long the page takes until every widget is drawn, at the same throttlin
 Target: median redraw <= 60 ms per slider step, widgets ready within 3 s.
 
 Run after ``make book``: ``python -m benchmarks.bench_widgets``.
+
+Without a built book, ``python -m benchmarks.bench_widgets --standalone [sampling.js]`` times the
+sampling explorer alone (the golden prompt shipped four times, as the chapter's four prompts) on a
+bare page with the same throttling and slider steps, for the given module (default: the package's),
+to compare a change before/after in the same minute.
 """
 
 from __future__ import annotations
@@ -121,6 +126,54 @@ def run() -> list[dict]:
     return rows
 
 
+def run_standalone(js_path: str | None = None, steps: int = 13) -> list[dict]:
+    """Slider-step times of the sampling explorer alone on a bare page (see the module docstring)."""
+    import json
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    from nlp_helpers.widgets.assets import load_css
+    from nlp_helpers.widgets.sampling import NextTokenExplorer
+
+    widgets = ROOT / "nlp_helpers" / "widgets"
+    js = Path(js_path) if js_path else widgets / "sampling.js"
+    esm = (widgets / "_common.js").read_text(encoding="utf-8") + "\n" + js.read_text(encoding="utf-8")
+    g = json.loads((ROOT / "tests" / "golden" / "sampling_widget.json").read_text(encoding="utf-8"))
+    rec = {"tokens": g["tokens"], "logits": g["logits"], "tail": g["tail"]}
+    w = NextTokenExplorer([{"prompt": f"{g['prompt']} ({i})", **rec} for i in range(4)], top_p=0.9)
+    state = {k: getattr(w, k) for k in ("_view", "prompts", "prompt_index", "temperature", "top_k", "top_p")}
+    html = (
+        f"<!doctype html><html><head><style>{load_css()}</style></head><body><div id='w'></div>"
+        f"<script type='module'>{esm.replace('export default', 'const __widget =')}\n"
+        f"const state = {json.dumps(state)};\n"
+        "const model = { get: (k) => state[k], set: (k, v) => { state[k] = v; }, on() {}, save_changes() {} };\n"
+        "__widget.render({ model, el: document.getElementById('w') }); window.__ready = true;</script></body></html>"
+    )
+    page_file = Path(tempfile.mkdtemp()) / "sampling.html"
+    page_file.write_text(html, encoding="utf-8")
+    rows = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
+        page.goto(page_file.as_uri())
+        page.wait_for_function("() => window.__ready === true")
+        for i in range(page.locator(".nlpw input[type=range]").count()):
+            times = page.evaluate(SLIDER_MS_JS, [i, steps])
+            rows.append(
+                {"slider": _label(page, i), "median_ms": statistics.median(times[1:]), "max_ms": max(times[1:])}
+            )
+        browser.close()
+    return rows
+
+
 if __name__ == "__main__":
-    for row in run():
-        print(row)
+    import sys
+
+    if len(sys.argv) > 1 and sys.argv[1] == "--standalone":
+        for row in run_standalone(sys.argv[2] if len(sys.argv) > 2 else None):
+            print(row)
+    else:
+        for row in run():
+            print(row)

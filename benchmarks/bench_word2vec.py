@@ -20,71 +20,36 @@ Run: ``python benchmarks/bench_word2vec.py``.
 
 from __future__ import annotations
 
-import logging
 import time
 
-from nlp_helpers.data.corpora import (
-    analogy_questions_path,
-    gensim_data_path,
-    simlex999,
-    wikipedia_tokens,
-    wordsim353,
-)  # noqa: E402
-from nlp_helpers.word2vec.evaluation import WordVectors  # noqa: E402
-from nlp_helpers.word2vec.fasttext import ngram_buckets  # noqa: E402
-from nlp_helpers.word2vec.sgns import Word2Vec  # noqa: E402
-
-logging.getLogger("gensim").setLevel(logging.ERROR)
+from benchmarks.word2vec_common import scores, sentences
+from benchmarks.word2vec_common import train_gensim as _train
+from nlp_helpers.data.corpora import analogy_questions_path, gensim_data_path, wordsim353
+from nlp_helpers.word2vec.evaluation import WordVectors
+from nlp_helpers.word2vec.fasttext import ngram_buckets
+from nlp_helpers.word2vec.sgns import Word2Vec
 
 SETTINGS = dict(dim=100, window=5, negative=5, min_count=5, subsample=1e-3, epochs=10, alpha=0.025, min_alpha=1e-4)
 
 
-def sentences() -> list[list[str]]:
-    return [list(a[i : i + 10_000]) for a in wikipedia_tokens() for i in range(0, len(a), 10_000)]
-
-
-def _scores(wv: WordVectors) -> dict[str, float]:
-    return {
-        "ws": wv.evaluate_similarity(wordsim353())["spearman"],
-        "sl": wv.evaluate_similarity(simlex999())["spearman"],
-        "an": wv.evaluate_analogies(analogy_questions_path())["accuracy"],
-    }
-
-
 def train_gensim(sents, sg: bool, workers: int = 2):
-    from gensim.models import Word2Vec as GensimWord2Vec
-
-    s = SETTINGS
     start = time.perf_counter()
-    model = GensimWord2Vec(
-        sents,
-        sg=int(sg),
-        vector_size=s["dim"],
-        window=s["window"],
-        negative=s["negative"],
-        min_count=s["min_count"],
-        sample=s["subsample"],
-        epochs=s["epochs"],
-        alpha=s["alpha"],
-        min_alpha=s["min_alpha"],
-        workers=workers,
-        seed=0,
-    )
+    model = _train(sents, SETTINGS, sg=sg, seed=0, workers=workers)
     return model, time.perf_counter() - start
 
 
 def bench_training(sents, sg: bool) -> tuple[dict, object]:
     ours = Word2Vec(sg=sg, seed=0, **SETTINGS).fit(sents, progress=False)
     gensim_model, t_ref = train_gensim(sents, sg)
-    mine, theirs = _scores(ours), _scores(WordVectors.from_gensim(gensim_model.wv))
+    mine, theirs = scores(ours), scores(WordVectors.from_gensim(gensim_model.wv))
     ratio = ours.train_seconds / t_ref
-    gap = theirs["ws"] - mine["ws"]
+    gap = theirs["wordsim353"] - mine["wordsim353"]
     met = gap <= 0.05 and ratio <= 3.0
     name = "skip-gram" if sg else "CBOW"
     note = (
         f"{name}, 100-d, window 5, 10 epochs on {sum(map(len, sents)):,} tokens. WordSim353 rho ours "
-        f"{mine['ws']:.3f} vs gensim {theirs['ws']:.3f} (gap {gap:+.3f}); SimLex-999 {mine['sl']:.3f} vs "
-        f"{theirs['sl']:.3f}; analogy accuracy {mine['an']:.1%} vs {theirs['an']:.1%}; time ratio {ratio:.2f}x"
+        f"{mine['wordsim353']:.3f} vs gensim {theirs['wordsim353']:.3f} (gap {gap:+.3f}); SimLex-999 {mine['simlex999']:.3f} vs "
+        f"{theirs['simlex999']:.3f}; analogy accuracy {mine['analogy']:.1%} vs {theirs['analogy']:.1%}; time ratio {ratio:.2f}x"
     )
     if not met:
         misses = []
@@ -96,7 +61,7 @@ def bench_training(sents, sg: bool) -> tuple[dict, object]:
     row = {
         "helper": f"nlp_helpers.word2vec.sgns.Word2Vec(sg={sg})",
         "reference": f"gensim Word2Vec(sg={int(sg)}, workers=2)",
-        "agreement": mine["ws"],
+        "agreement": mine["wordsim353"],
         "ours_s": ours.train_seconds,
         "reference_s": t_ref,
         "target": "WordSim353 rho >= gensim's - 0.05, time <= 3x gensim's",

@@ -25,35 +25,20 @@ nearest neighbours of the chapter's probe words (about 14 s of CPU per seed).
 
 from __future__ import annotations
 
-import logging
 import sys
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from nlp_helpers.data.corpora import analogy_questions_path, simlex999, wikipedia_tokens, wordsim353  # noqa: E402
-from nlp_helpers.seeds import seed  # noqa: E402
-from nlp_helpers.tfidf import cooccurrence, similarity  # noqa: E402
-from nlp_helpers.word2vec.evaluation import SEED_STUDY_FILE, WordVectors  # noqa: E402
-from nlp_helpers.word2vec.sgns import Word2Vec  # noqa: E402
+from benchmarks.word2vec_common import scores, sentences, train_gensim
+from nlp_helpers.data.corpora import simlex999, wordsim353
+from nlp_helpers.seeds import seed
+from nlp_helpers.tfidf import cooccurrence, similarity
+from nlp_helpers.word2vec.evaluation import SEED_STUDY_FILE, WordVectors
+from nlp_helpers.word2vec.sgns import Word2Vec
 
-logging.getLogger("gensim").setLevel(logging.ERROR)
 SETTINGS = dict(dim=50, window=5, negative=5, min_count=5, subsample=1e-3, epochs=3, alpha=0.05)
-
-
-def sentences() -> list[list[str]]:
-    return [list(a[i : i + 10_000]) for a in wikipedia_tokens() for i in range(0, len(a), 10_000)]
-
-
-def scores(wv: WordVectors) -> dict[str, float]:
-    path = analogy_questions_path()
-    return {
-        "wordsim353": wv.evaluate_similarity(wordsim353())["spearman"],
-        "simlex999": wv.evaluate_similarity(simlex999())["spearman"],
-        "analogy": wv.evaluate_analogies(path)["accuracy"],
-        "analogy_only_c": wv.evaluate_analogies(path, method="only_c")["accuracy"],
-    }
 
 
 def sparse_rho(matrix, vocab: list[str], pairs: pd.DataFrame) -> float:
@@ -84,53 +69,26 @@ def count_models(sents) -> list[dict]:
 
 
 def neural_models(sents, s: int) -> list[dict]:
-    from gensim.models import Word2Vec as GensimWord2Vec
-
     rows = []
     for sg, name in [(True, "skip-gram"), (False, "CBOW")]:
         ours = Word2Vec(sg=sg, seed=s, **SETTINGS).fit(sents, progress=False)
         rows.append({"model": f"our {name} (PyTorch)", "seed": seed(s), **scores(ours)})
-        k = SETTINGS
-        theirs = GensimWord2Vec(
-            sents,
-            sg=int(sg),
-            vector_size=k["dim"],
-            window=k["window"],
-            negative=k["negative"],
-            min_count=k["min_count"],
-            sample=k["subsample"],
-            epochs=k["epochs"],
-            alpha=k["alpha"],
-            workers=1,
-            seed=seed(s),
-        )
+        theirs = train_gensim(sents, SETTINGS, sg=sg, seed=seed(s))
         rows.append({"model": f"gensim {name}", "seed": seed(s), **scores(WordVectors.from_gensim(theirs.wv))})
     return rows
 
 
 WINDOW_STUDY_FILE = SEED_STUDY_FILE.with_name("word2vec_window_study.csv")
 WINDOW_PROBES = ["church", "played", "france", "king", "war"]
+WINDOW_SETTINGS = dict(dim=32, negative=5, min_count=5, epochs=3, alpha=0.05)
 
 
 def window_study(n_seeds: int = 10, first: int = 0, path=WINDOW_STUDY_FILE) -> pd.DataFrame:
     """Skip-gram with a narrow (2) and a wide (10) window over several seeds: scores and neighbours."""
-    from gensim.models import Word2Vec as GensimWord2Vec
-
     sents, rows = sentences(), []
     for s in range(first, first + n_seeds):
         for w in (2, 10):
-            model = GensimWord2Vec(
-                sents,
-                sg=1,
-                vector_size=32,
-                window=w,
-                negative=5,
-                min_count=5,
-                epochs=3,
-                alpha=0.05,
-                workers=1,
-                seed=seed(s),
-            )
+            model = train_gensim(sents, {**WINDOW_SETTINGS, "window": w}, sg=True, seed=seed(s))
             wv = WordVectors.from_gensim(model.wv)
             row = {"window": w, "seed": seed(s)}
             row["wordsim353"] = wv.evaluate_similarity(wordsim353())["spearman"]

@@ -68,6 +68,7 @@ for (const a of JSON.parse(readFileSync(actionsPath, "utf-8"))) {
   const node = el.querySelector(`[data-testid="${a.testid}"]`);
   if (!node) throw new Error(`no element with data-testid ${a.testid}`);
   if ("checked" in a) { node.checked = a.checked; node.dispatch("change"); }
+  else if (a.click) node.dispatch("click");
   else { node.value = a.value; node.dispatch(node.tagName === "SELECT" ? "change" : "input"); }
 }
 const out = {};

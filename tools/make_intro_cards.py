@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tools.toc_notebooks import toc_files
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 INTRO = ROOT / "book" / "intro.md"
+TOC = ROOT / "_toc.yml"
 BEGIN, END = "<!-- chapter cards: written by tools/make_intro_cards.py -->", "<!-- end of chapter cards -->"
 
 # slug: (title, one-line promise, alt text of the picture)
@@ -77,8 +78,13 @@ CARDS = {
 
 
 def chapter_slugs() -> list[str]:
-    """The chapters of ``_toc.yml`` (``book/<slug>``), in reading order, without the appendix."""
-    return [f.split("/", 1)[1] for f in toc_files() if re.fullmatch(r"book/[a-z0-9_]+", f) and f != "book/intro"]
+    """The chapters of ``_toc.yml`` (``book/<slug>``), in reading order, without the appendix.
+
+    Only the chapters themselves get cards; their section pages (``sections:`` in ``_toc.yml``) do not.
+    """
+    toc = yaml.safe_load(TOC.read_text(encoding="utf-8"))
+    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
+    return [f.split("/", 1)[1] for f in files if re.fullmatch(r"book/[a-z0-9_]+", f)]
 
 
 def cards_markdown(slugs: list[str]) -> str:

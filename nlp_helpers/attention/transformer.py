@@ -19,6 +19,7 @@ Left out: dropout (training only) and activations other than ReLU and GELU.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -132,20 +133,8 @@ class AttentionParams:
     b_O: np.ndarray | None = None
 
     def __call__(self, X, n_heads, mask=None, memory=None):
-        return multi_head_attention(
-            X,
-            self.W_Q,
-            self.W_K,
-            self.W_V,
-            self.W_O,
-            n_heads,
-            mask,
-            memory=memory,
-            b_Q=self.b_Q,
-            b_K=self.b_K,
-            b_V=self.b_V,
-            b_O=self.b_O,
-        )
+        b = {"b_Q": self.b_Q, "b_K": self.b_K, "b_V": self.b_V, "b_O": self.b_O}
+        return multi_head_attention(X, self.W_Q, self.W_K, self.W_V, self.W_O, n_heads, mask, memory=memory, **b)
 
 
 @dataclass
@@ -187,18 +176,29 @@ class _Norm:
         return layer_norm(x, self.eps, self.ddof, eps_inside_sqrt=self.eps_inside_sqrt, gamma=gb[0], beta=gb[1])
 
 
-def _sublayer(x, fn, gb, norm: _Norm, norm_first: bool, name: str):
-    """One residual sublayer, post-norm ``LN(x + f(x))`` or pre-norm ``x + f(LN(x))``; records its steps."""
+def _residual(x, sublayer, gb, norm: _Norm, norm_first: bool, name: str):
+    """One residual sublayer, post-norm ``LN(x + f(x))`` or pre-norm ``x + f(LN(x))``; records its steps.
+
+    ``sublayer(x)`` returns ``(output, extra)``: attention weights, or ``None`` for the FFN.
+    """
+    out, extra = sublayer(norm(x, gb) if norm_first else x)
     if norm_first:
-        out, extra = fn(norm(x, gb))
         y = x + out
     else:
-        out, extra = fn(x)
         y = norm(x + out, gb)
         norm.steps[f"{name}_add"] = x + out
     norm.steps[f"{name}_out"] = out
     norm.steps[name] = y
     return y, extra
+
+
+def _ffn_sublayer(params, activation: str):
+    """``x -> (FFN(x), None)`` for :func:`_residual`, from a layer's ``W1, b1, W2, b2``."""
+
+    def sublayer(x):
+        return feed_forward(x, params.W1, params.b1, params.W2, params.b2, activation), None
+
+    return sublayer
 
 
 def encoder_layer(
@@ -226,9 +226,8 @@ def encoder_layer(
             f"params must be EncoderLayerParams (e.g. from encoder_params_from_torch), got {type(params).__name__}"
         )
     norm = _Norm(eps, ddof, eps_inside_sqrt)
-    h, weights = _sublayer(X, lambda x: params.attn(x, n_heads, mask), params.ln1, norm, norm_first, "attn")
-    ffn = lambda x: (feed_forward(x, params.W1, params.b1, params.W2, params.b2, activation), None)  # noqa: E731
-    out, _ = _sublayer(h, ffn, params.ln2, norm, norm_first, "ffn")
+    h, weights = _residual(X, partial(params.attn, n_heads=n_heads, mask=mask), params.ln1, norm, norm_first, "attn")
+    out, _ = _residual(h, _ffn_sublayer(params, activation), params.ln2, norm, norm_first, "ffn")
     return (out, weights, norm.steps) if return_steps else (out, weights)
 
 
@@ -255,11 +254,11 @@ def decoder_layer(
             f"params must be DecoderLayerParams (e.g. from decoder_params_from_torch), got {type(params).__name__}"
         )
     norm = _Norm(eps, 0, True)
-    h, w_self = _sublayer(Y, lambda x: params.self_attn(x, n_heads, self_mask), params.ln1, norm, norm_first, "self")
-    cross = lambda x: params.cross_attn(x, n_heads, memory_mask, memory=memory)  # noqa: E731
-    h, w_cross = _sublayer(h, cross, params.ln2, norm, norm_first, "cross")
-    ffn = lambda x: (feed_forward(x, params.W1, params.b1, params.W2, params.b2, activation), None)  # noqa: E731
-    out, _ = _sublayer(h, ffn, params.ln3, norm, norm_first, "ffn")
+    self_attn = partial(params.self_attn, n_heads=n_heads, mask=self_mask)
+    h, w_self = _residual(Y, self_attn, params.ln1, norm, norm_first, "self")
+    cross_attn = partial(params.cross_attn, n_heads=n_heads, mask=memory_mask, memory=memory)
+    h, w_cross = _residual(h, cross_attn, params.ln2, norm, norm_first, "cross")
+    out, _ = _residual(h, _ffn_sublayer(params, activation), params.ln3, norm, norm_first, "ffn")
     return out, w_self, w_cross
 
 

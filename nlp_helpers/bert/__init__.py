@@ -8,7 +8,8 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``classifier``: fine-tuning the encoder for sentence classification on a CPU.
 * ``mlm``: masked language modelling and a small masked LM.
 * ``fill_mask``: a word-level fill-mask model (MiniLM with its top layers and BERT's MLM head retrained).
-* ``qa``: extractive question answering: the best answer span from start/end logits.
+* ``qa``: extractive question answering: the best answer span from start/end logits, pairs encoded once.
+* ``qa_data``: templated SQuAD-style questions from real sentences, and SQuAD's exact match and F1.
 * ``family``: parameter counts of BERT's relatives from their configurations.
 * ``nsp``: next-sentence prediction pairs.
 * ``topics``: BERTopic in miniature, with c-TF-IDF labels.

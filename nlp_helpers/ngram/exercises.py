@@ -1,94 +1,119 @@
 """Checkers for the exercises of the n-gram language model chapter (``book/ngram.ipynb``).
 
-Each checker compares the student's function with :mod:`nlp_helpers.ngram.models` on small
-corpora (the Jurafsky & Martin "I am Sam" corpus and a few hand-made sentences) and
-tests the edge case students usually forget.
+Each checker compares the student's function with hand-worked values (written out below from the
+published formulas) and with :mod:`nlp_helpers.ngram.models` / :mod:`nlp_helpers.ngram.modified_kn`
+on small corpora (the Jurafsky & Martin "I am Sam" corpus and a few hand-made sentences), and tests
+the edge case students usually forget. None of the exercises repeats code the chapter shows.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.ngram.models import NGramLM
+from nlp_helpers.ngram.modified_kn import ModifiedKneserNey
 
 __all__ = [
-    "check_bigram_mle",
-    "check_add_k_prob",
+    "check_ngram_mle",
+    "check_tune_add_k",
     "check_sentence_perplexity",
-    "check_continuation_counts",
-    "check_kn_bigram_prob",
+    "check_mkn_discounts",
+    "check_modified_kn",
 ]
 
 SAM = [s.split() for s in ["I am Sam", "Sam I am", "I do not like green eggs and ham"]]
 CATS = [s.split() for s in ["the cat sat", "the cat ran", "a dog sat", "the dog sat on the cat", "a cat"]]
+CATS_HELD_OUT = [s.split() for s in ["the dog ran", "a cat sat on the dog", "the bird sat"]]
 
 
-def check_bigram_mle(bigram_mle: Callable) -> CheckResult:
-    """``bigram_mle(sentences, prev, word)`` = c(prev word) / c(prev), with ``<s>``/``</s>`` padding."""
-    with Checker("Bigram MLE by hand") as ex:
-        got = ex.call(bigram_mle, SAM, "I", "am")
+def check_ngram_mle(ngram_mle: Callable) -> CheckResult:
+    """``ngram_mle(sentences, context, word)`` = c(context word) / c(context .), order len(context) + 1."""
+    with Checker("An MLE n-gram model of any order") as ex:
+        pad = "Pad every sentence with n - 1 <s> (n = len(context) + 1) in front and one </s> at the end."
         ex.expect_close(
-            got, 2 / 3, what='bigram_mle(SAM, "I", "am")', hint="Count (I, am) and divide by the count of I."
+            ex.call(ngram_mle, SAM, [], "I"),
+            3 / 17,
+            what='ngram_mle(SAM, [], "I")',
+            hint="The unigram model divides by the number of predicted tokens: the 14 words and 3 </s>, never <s>.",
         )
         ex.expect_close(
-            ex.call(bigram_mle, SAM, "<s>", "I"),
-            2 / 3,
-            what='bigram_mle(SAM, "<s>", "I")',
-            hint="Put <s> before every sentence, so that the first word has a context.",
-        )
-        ex.expect_close(
-            ex.call(bigram_mle, SAM, "Sam", "</s>"),
+            ex.call(ngram_mle, SAM, ["<s>", "I"], "am"),
             1 / 2,
-            what='bigram_mle(SAM, "Sam", "</s>")',
-            hint="Put </s> after every sentence: the model must learn where sentences end.",
+            what='ngram_mle(SAM, ["<s>", "I"], "am")',
+            hint=pad + " '<s> I' starts two sentences, followed once by 'am'.",
         )
-        lm = NGramLM(2, "mle").fit(CATS)
-        for prev, word in [("the", "cat"), ("cat", "</s>"), ("sat", "on"), ("dog", "ran")]:
-            ex.expect_close(
-                ex.call(bigram_mle, CATS, prev, word),
-                lm.prob(word, [prev]),
-                what=f'bigram_mle(CATS, "{prev}", "{word}")',
-                hint="c(prev word) / c(prev).",
-            )
         ex.expect_close(
-            ex.call(bigram_mle, CATS, "zebra", "cat"),
+            ex.call(ngram_mle, SAM, ["<s>", "<s>"], "Sam"),
+            1 / 3,
+            what='ngram_mle(SAM, ["<s>", "<s>"], "Sam")',
+            hint=pad,
+        )
+        ex.expect_close(
+            ex.call(ngram_mle, SAM, ["I", "am"], "</s>"),
+            1 / 2,
+            what='ngram_mle(SAM, ["I", "am"], "</s>")',
+            hint=pad + " 'I am' ends the second sentence.",
+        )
+        for n in (1, 2, 3, 4):
+            lm = NGramLM(n, "mle").fit(CATS)
+            for ctx, word in [
+                (["<s>", "the", "cat"], "sat"),
+                (["the", "dog", "sat"], "on"),
+                (["<s>", "<s>", "a"], "cat"),
+            ]:
+                ctx = ctx[len(ctx) - n + 1 :] if n > 1 else []
+                ex.expect_close(
+                    ex.call(ngram_mle, CATS, ctx, word),
+                    lm.prob(word, ctx),
+                    what=f'ngram_mle(CATS, {ctx}, "{word}")',
+                    hint="c(context word) / c(context followed by any word), counted over the padded sentences.",
+                )
+        ex.expect_close(
+            ex.call(ngram_mle, CATS, ["zebra", "cat"], "sat"),
             0.0,
-            what='bigram_mle(CATS, "zebra", "cat")',
+            what='ngram_mle(CATS, ["zebra", "cat"], "sat")',
             hint="A context never seen has no MLE estimate: return 0.0 instead of dividing by zero.",
         )
     return ex.result
 
 
-def check_add_k_prob(add_k_prob: Callable) -> CheckResult:
-    """``add_k_prob(bigram_count, context_count, vocab_size, k)`` = (c + k) / (c(h) + k |V|)."""
-    with Checker("Add-k smoothing") as ex:
-        for k in (1.0, 0.5, 0.01):
-            lm = NGramLM(2, "laplace" if k == 1.0 else "add_k", **({} if k == 1.0 else {"k": k})).fit(SAM)
-            for prev, word in [("I", "am"), ("I", "ham"), ("zebra", "am")]:
-                c, h = lm.ngram_count([prev, word]), (lm.ngram_count([prev]) if prev in lm.vocab else 0)
-                ex.expect_close(
-                    ex.call(add_k_prob, c, h, lm.vocab_size, k),
-                    lm.prob(word, [prev]),
-                    what=f"add_k_prob({c}, {h}, {lm.vocab_size}, {k})",
-                    hint="Add k to the count and k times the vocabulary size to the denominator.",
-                )
-        ex.expect_raises(
-            (ValueError,),
-            add_k_prob,
-            1,
-            2,
-            10,
-            0.0,
-            what="add_k_prob(1, 2, 10, k=0.0)",
-            hint="k must be > 0: raise ValueError('k must be > 0') otherwise.",
+def _add_k_perplexity(train, held_out, k):
+    return NGramLM(2, "add_k", k=k).fit(train).perplexity(held_out)
+
+
+def check_tune_add_k(tune_add_k: Callable) -> CheckResult:
+    """``tune_add_k(train, held_out, ks)`` -> (best k, [held-out perplexity of the add-k bigram for each k])."""
+    with Checker("Add-k with k chosen on held-out data") as ex:
+        ks = [0.01, 0.1, 0.5, 1.0]
+        got = ex.call(tune_add_k, CATS, CATS_HELD_OUT, ks)
+        ex.expect(
+            isinstance(got, tuple) and len(got) == 2,
+            f"tune_add_k should return a pair (best_k, perplexities), got {type(got).__name__}.",
+        )
+        best, pps = got
+        want = [_add_k_perplexity(CATS, CATS_HELD_OUT, k) for k in ks]
+        ex.expect_close(
+            pps,
+            want,
+            what="the perplexities for ks = [0.01, 0.1, 0.5, 1.0]",
+            rtol=1e-9,
+            hint="|V| = the training words + </s> + <UNK> (9 here); map held-out words never seen in "
+            "training ('bird') to <UNK>; N counts every word and each </s> (15 tokens), never <s>.",
+        )
+        ex.expect_close(
+            best,
+            ks[min(range(len(ks)), key=want.__getitem__)],
+            what="best_k",
+            hint="The best k has the LOWEST held-out perplexity.",
         )
     return ex.result
 
 
 def check_sentence_perplexity(sentence_perplexity: Callable) -> CheckResult:
-    """``sentence_perplexity(lm, sentence)`` from ``lm.prob``: predicts every word and ``</s>``, never ``<s>``."""
-    with Checker("Perplexity of a sentence") as ex:
+    """``sentence_perplexity(lm, sentence)`` from ``lm.logprob``: predicts every word and ``</s>``, never ``<s>``."""
+    with Checker("Perplexity of a sentence from log-probabilities") as ex:
         lm = NGramLM(2, "mle").fit(SAM)
         ex.expect_close(
             ex.call(sentence_perplexity, lm, ["I", "am", "Sam"]),
@@ -106,59 +131,119 @@ def check_sentence_perplexity(sentence_perplexity: Callable) -> CheckResult:
                     rtol=1e-9,
                     hint="Use the last n-1 tokens (with n-1 <s> in front) as context; N counts </s>.",
                 )
-    return ex.result
-
-
-def check_continuation_counts(continuation_counts: Callable) -> CheckResult:
-    """``continuation_counts(sentences)`` -> {word: number of distinct words right before it}."""
-    with Checker("Continuation counts") as ex:
-        got = ex.call(continuation_counts, SAM)
-        ex.expect(isinstance(got, dict), f"continuation_counts should return a dict, got {type(got).__name__}.")
-        ex.expect_equal(
-            got.get("am"),
-            1,
-            what='continuation_counts(SAM)["am"]',
-            hint="'am' follows 'I' twice, but that is one distinct left neighbour.",
-        )
-        ex.expect_equal(
-            got.get("</s>"),
-            3,
-            what='continuation_counts(SAM)["</s>"]',
-            hint="Pad with <s> and </s>: </s> follows Sam, am and ham.",
-        )
-        lm = NGramLM(2).fit(CATS)
-        got = ex.call(continuation_counts, CATS)
-        want = {w: lm.continuation_count(w) for w in lm.vocab if lm.continuation_count(w) > 0}
-        ex.expect_equal(
-            {w: c for w, c in got.items() if c > 0},
-            want,
-            what="continuation_counts(CATS)",
-            hint="For each word, count the *set* of words (including <s>) seen right before it.",
+        got = ex.call(sentence_perplexity, lm, ["Sam", "Sam"])
+        ex.expect(
+            got == math.inf,
+            f"sentence_perplexity(bigram MLE, ['Sam', 'Sam']) should be inf (P(Sam | Sam) = 0), got {got!r}: "
+            "sum lm.logprob (which is -inf for a zero probability) instead of taking log2 of a probability.",
         )
     return ex.result
 
 
-def check_kn_bigram_prob(kn_bigram_prob: Callable) -> CheckResult:
-    """``kn_bigram_prob(sentences, prev, word, d)``: interpolated Kneser-Ney bigram (uniform-interpolated base)."""
-    with Checker("Kneser-Ney bigram from scratch") as ex:
-        for corpus, name in [(SAM, "SAM"), (CATS, "CATS")]:
-            for d in (0.75, 0.3):
-                lm = NGramLM(2, "kneser_ney", discount=d).fit(corpus)
-                for prev, word in [
-                    ("the", "cat"),
-                    ("I", "am"),
-                    ("am", "Sam"),
-                    ("cat", "</s>"),
-                    ("a", "zebra"),
-                    ("zebra", "cat"),
-                ]:
-                    ex.expect_close(
-                        ex.call(kn_bigram_prob, corpus, prev, word, d),
-                        lm.prob(word, [prev]),
-                        what=f'kn_bigram_prob({name}, "{prev}", "{word}", d={d})',
-                        rtol=1e-9,
-                        hint="Check the base level: max(N1+(. w) - d, 0) / N1+(. .) plus "
-                        "d * (#words with a left neighbour) / N1+(. .) / |V|, |V| = words + </s> + <UNK>; "
-                        "an unseen context uses the base level alone.",
-                    )
+def check_mkn_discounts(mkn_discounts: Callable) -> CheckResult:
+    """``mkn_discounts(counts)`` -> (D1, D2, D3+) from the counts of counts n1..n4 (Chen & Goodman 1998)."""
+    with Checker("Modified Kneser-Ney discounts") as ex:
+        # n1..n4 = 6, 3, 2, 1: Y = 6 / 12 = 0.5, D1 = 1 - 2 * 0.5 * 3/6, D2 = 2 - 3 * 0.5 * 2/3, D3+ = 3 - 4 * 0.5 * 1/2
+        counts = [1] * 6 + [2] * 3 + [3] * 2 + [4] + [7, 9]
+        got = ex.call(mkn_discounts, counts)
+        ex.expect(isinstance(got, (tuple, list)) and len(got) == 3, "mkn_discounts should return (D1, D2, D3+).")
+        hints = [
+            "Y = n1 / (n1 + 2 n2) and D1 = 1 - 2 Y n2 / n1, with n_r the number of n-grams seen exactly r times.",
+            "D2 = 2 - 3 Y n3 / n2.",
+            "D3+ = 3 - 4 Y n4 / n3 (counts above 4 play no part).",
+        ]
+        for name, g, w, hint in zip(("D1", "D2", "D3+"), got, (0.5, 1.0, 2.0), hints):
+            ex.expect_close(g, w, what=f"{name} for n1..n4 = 6, 3, 2, 1", rtol=1e-9, hint=hint)
+        # n1..n4 = 10, 4, 2, 1 (in any order): Y = 10/18
+        y = 10 / 18
+        counts = [3, 1, 2, 5, 1, 1, 4, 1, 2, 1, 1, 2, 1, 3, 1, 1, 2, 1]
+        ex.expect_close(
+            list(ex.call(mkn_discounts, counts)),
+            [1 - 2 * y * 4 / 10, 2 - 3 * y * 2 / 4, 3 - 4 * y * 1 / 2],
+            what="mkn_discounts for n1..n4 = 10, 4, 2, 1 (shuffled counts)",
+            rtol=1e-9,
+            hint="Count how many n-grams have each count 1, 2, 3, 4 (the counts of counts) before the formulas.",
+        )
+    return ex.result
+
+
+def _sum_over_vocab(prob, vocab, context):
+    return sum(prob(w, context) for w in vocab)
+
+
+def check_modified_kn(modified_kn: Callable) -> CheckResult:
+    """``modified_kn(sentences, n, discounts)`` -> ``prob(word, context)``: interpolated modified Kneser-Ney."""
+    with Checker("Modified Kneser-Ney of any order") as ex:
+        uni, bi = (0.5, 1.0, 1.5), (0.6, 1.1, 1.4)
+        prob = ex.call(modified_kn, SAM, 2, [uni, bi])
+        ex.expect(
+            callable(prob), f"modified_kn should return a function prob(word, context), got {type(prob).__name__}."
+        )
+        # hand-worked on SAM: 15 bigram types; continuation counts I 2, am 1, Sam 2, </s> 3, seven words 1;
+        # |V| = 10 words + </s> + <UNK> = 12; unigram gamma = (0.5 * 8 + 1.0 * 2 + 1.5 * 1) / 15
+        p_am = (1 - 0.5) / 15 + 7.5 / 15 / 12
+        ex.expect_close(
+            ex.call(prob, "am", ["zebra"]),
+            p_am,
+            what='prob("am", ["zebra"]) (an unseen context: the unigram level)',
+            rtol=1e-9,
+            hint="The unigram level uses continuation counts: (N1+(. am) - D(N1+(. am))) / N1+(. .), plus "
+            "gamma = (D1 N1 + D2 N2 + D3+ N3+) / N1+(. .) times 1/|V|, where N_r counts the words whose "
+            "continuation count is r; |V| counts the words, </s> and <UNK>. An unseen context passes all its mass down.",
+        )
+        ex.expect_close(
+            ex.call(prob, "am", ["I"]),
+            (2 - 1.1) / 3 + (0.6 * 1 + 1.1 * 1) / 3 * p_am,
+            what='prob("am", ["I"])',
+            rtol=1e-9,
+            hint="Discount per count class: c(I am) = 2 takes D2 of the bigram order, and gamma(I) = "
+            "(D1 N1(I .) + D2 N2(I .) + D3+ N3+(I .)) / c(I): 'do' follows I once, 'am' twice.",
+        )
+        ex.expect_close(
+            ex.call(prob, "<UNK>", ["I"]),
+            (0.6 + 1.1) / 3 * (1.5 + 2 + 4) / 15 / 12,
+            what='prob("<UNK>", ["I"])',
+            rtol=1e-9,
+            hint="An unknown word gets only the uniform share 1/|V|, passed up through every gamma.",
+        )
+        mkn = [(0.4, 0.9, 1.2), (0.5, 1.0, 1.3), (0.7, 1.2, 1.6)]
+        prob3 = ex.call(modified_kn, CATS, 3, mkn)
+        vocab = NGramLM(3).fit(CATS).vocab
+        for ctx in (["<s>", "<s>"], ["the", "cat"], ["dog", "sat"], ["zebra", "the"]):
+            total = ex.call(_sum_over_vocab, prob3, vocab, ctx)
+            ex.expect_close(
+                total,
+                1.0,
+                what=f"the sum of prob(w, {ctx}) over the vocabulary",
+                rtol=1e-9,
+                hint="Probabilities after a context must sum to 1: the mass removed by the discounts, "
+                "D1 N1(h .) + D2 N2(h .) + D3+ N3+(h .), is exactly what gamma(h) hands to the lower order.",
+            )
+        for d in (0.75, 0.3):
+            flat = ex.call(modified_kn, CATS, 3, [(d, d, d)] * 3)
+            kn = NGramLM(3, "kneser_ney", discount=d).fit(CATS)
+            for ctx, word in [(["the", "cat"], "sat"), (["<s>", "a"], "dog"), (["cat", "sat"], "</s>")]:
+                ex.expect_close(
+                    ex.call(flat, word, ctx),
+                    kn.prob(word, ctx),
+                    what=f'with D1 = D2 = D3+ = {d}: prob("{word}", {ctx})',
+                    rtol=1e-9,
+                    hint="With one discount this is the chapter's interpolated Kneser-Ney: counts at the top "
+                    "order, continuation counts N1+(. h w) (and totals N1+(. h .)) at every lower order.",
+                )
+        ref = ModifiedKneserNey(3, discounts=mkn).fit(CATS)
+        for ctx, word in [
+            (["the", "cat"], "sat"),
+            (["<s>", "the"], "cat"),
+            (["on", "the"], "dog"),
+            (["a", "cat"], "ran"),
+        ]:
+            ex.expect_close(
+                ex.call(prob3, word, ctx),
+                ref.prob(word, ctx),
+                what=f'the trigram prob("{word}", {ctx}) on CATS',
+                rtol=1e-9,
+                hint="Each order has its own (D1, D2, D3+), chosen by the count class of the value that order "
+                "uses: the count at the top order, the continuation count below.",
+            )
     return ex.result

@@ -17,8 +17,8 @@ The count tables (and how they are stored: a trie flattened into sorted numpy ar
 are in :mod:`nlp_helpers.ngram.counts`; this module turns them into probabilities,
 vectorised over many (word, context) pairs, with no Python loop over tokens.
 
-Left out: Katz back-off and Good-Turing, modified Kneser-Ney (three discounts
-per order), count pruning and quantisation.
+Modified Kneser-Ney (three discounts per order) is in :mod:`nlp_helpers.ngram.modified_kn`.
+Left out: Katz back-off, count pruning and quantisation.
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``gradients``: backpropagation through time: gradient norms over distance, and clipping.
 * ``classify``: sequence classification with a recurrent encoder: last state vs mean/max pooling.
 * ``charlm``: a character-level LSTM language model with tied embeddings.
-* ``seq2seq``: encoder-decoder GRUs with optional dot-product attention on a synthetic task.
+* ``gates``: an LSTM's gate activations and memory along a sequence, recomputed from its weights.
+* ``seq2seq``: encoder-decoder GRUs with optional dot-product attention on a synthetic task, and
+  the stored source-reversal study.
 * ``exercises``: the checkers of the chapter's exercises.
 """

@@ -24,7 +24,9 @@ encoders, subword vocabularies.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from pathlib import Path
 
 import pandas as pd
 import torch
@@ -49,10 +51,13 @@ __all__ = [
     "train_seq2seq",
     "evaluate",
     "error_cascade",
+    "STUDY_FILE",
+    "source_reversal_study",
 ]
 
 PAD, BOS, EOS = 0, 1, 2
 SPECIALS = ["<pad>", "<s>", "</s>"]
+STUDY_FILE = Path(__file__).with_name("source_reversal_study.json")  # benchmarks/seed_study_rnn.py
 
 
 def reversal_task(
@@ -300,3 +305,14 @@ def error_cascade(model: Seq2Seq, pairs: Sequence[tuple[Sequence[int], Sequence[
         "token_error_free": rate(wrong_free, mask),
         "token_error_forced": rate(wrong_forced, mask),
     }
+
+
+def source_reversal_study() -> pd.DataFrame:
+    """The chapter's source-reversal comparison over several seeds, as ``benchmarks/seed_study_rnn.py`` stored it.
+
+    One row per (setting, seed): ``setting`` ("source reversed" or "source in order"), ``seed``,
+    ``token_acc`` and ``exact <lengths>`` (share of exactly right outputs by source length).
+    """
+    if not STUDY_FILE.is_file():
+        raise FileNotFoundError(f"{STUDY_FILE} is missing: run python -m benchmarks.seed_study_rnn")
+    return pd.DataFrame(json.loads(STUDY_FILE.read_text(encoding="utf-8"))["runs"])

@@ -13,6 +13,7 @@ The pattern (see ``CONTRIBUTING.md``):
   DOM helpers that insert text only as text (never HTML), labelled keyboard-
   operable controls, and colour-blind-safe colour maps.
 
-Modules: ``assets`` (loads the ``.js`` and ``.css`` files), ``attention``, ``bpe``, ``positional``,
-``sampling`` and ``tfidf_search`` (one widget class each).
+Modules: ``assets`` (loads the ``.js`` and ``.css`` files), and one widget class each in
+``attention``, ``bpe``, ``lstm_gates``, ``model_view``, ``naive_bayes``, ``ngram_generator``,
+``positional``, ``sampling``, ``sampling_tree``, ``tfidf_search``, ``viterbi`` and ``word_map``.
 """

@@ -14,6 +14,14 @@ What the controls compute, for one ``(layer, head)`` matrix ``w`` (rows = querie
   flattens a row, ``T < 1`` sharpens it). Zero weights stay zero.
 * A row whose weights are all zero (a fully masked query) stays all zero.
 
+Given the query and key vectors (``queries=``, ``keys=``) instead of weights, the explorer
+ships them rounded to ``qk_decimals`` and computes every weight from the rounded numbers,
+``softmax(q . k * scale)``, so its step-through panel (click, tap or arrow to a cell: the
+query and key rows, ``q . k``, ``/ sqrt(d)``, ``exp``, the row's sum, the weight) shows
+numbers a reader can recompute by hand and that give exactly the weight in the cell.
+Weights are shipped rounded to ``digits`` significant digits (the page shows 4 decimals) to keep
+pages light; significant digits, not decimals, so that tiny weights survive a temperature change.
+
 :func:`transform_weights` is the Python twin of the JavaScript code; the tests
 and the golden file ``tests/golden/attention_widget.json`` compare both with
 ``softmax(scores / T)`` computed independently.
@@ -30,7 +38,7 @@ import traitlets
 from nlp_helpers._checks import check_array, check_float, check_int, check_text
 from nlp_helpers.widgets.assets import load_css, load_esm
 
-__all__ = ["AttentionExplorer", "transform_weights"]
+__all__ = ["AttentionExplorer", "round_significant", "transform_weights"]
 
 # Above this many numbers the page gets heavy; slice layers/heads/tokens first.
 MAX_VALUES = 2_000_000
@@ -103,6 +111,33 @@ def _check_labels(name: str, labels, n: int, default: str) -> list[str]:
     return labels
 
 
+def round_significant(values: np.ndarray, digits: int) -> np.ndarray:
+    """``values`` rounded to ``digits`` significant digits (as ``f"{x:.{digits}g}"``: short in JSON)."""
+    arr = check_array("values", values)
+    digits = check_int("digits", digits, minimum=1, maximum=17)
+    flat = [float(f"{x:.{digits}g}") for x in arr.reshape(-1).tolist()]
+    return np.asarray(flat, dtype=float).reshape(arr.shape)
+
+
+def _as_vectors(name: str, value) -> np.ndarray:
+    """Queries or keys as ``(L, H, n, d)`` from ``(n, d)``, ``(H, n, d)`` or ``(L, H, n, d)``."""
+    if hasattr(value, "detach"):
+        value = value.detach().cpu().numpy()
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be an array of numbers: {exc}") from None
+    if arr.ndim not in (2, 3, 4) or arr.shape[-1] < 1:
+        raise ValueError(f"{name} must have shape (n, d), (heads, n, d) or (layers, heads, n, d), got {arr.shape}")
+    if not np.isfinite(arr).all():
+        raise ValueError(f"{name} must contain only finite numbers (found NaN or inf)")
+    if arr.size > MAX_VALUES:
+        raise ValueError(f"{name} has {arr.size} numbers (more than {MAX_VALUES}); pass fewer layers, heads or tokens")
+    while arr.ndim < 4:
+        arr = arr[None]
+    return arr
+
+
 def _softmax_last(scores: np.ndarray) -> np.ndarray:
     keep = np.isfinite(scores)
     m = np.max(np.where(keep, scores, -np.inf), axis=-1, keepdims=True)
@@ -133,6 +168,16 @@ class AttentionExplorer(anywidget.AnyWidget):
         A caption above the controls.
     layer, head, causal, temperature:
         Initial state of the controls; ``head=-1`` shows the mean over heads.
+    queries, keys:
+        Instead of ``weights``/``scores``: the query and key vectors, ``(n_q, d)`` and ``(n_k, d)``
+        (or with leading ``(heads,)`` / ``(layers, heads)`` axes). The weights become
+        ``softmax(queries @ keys.T * scale)`` of the vectors rounded to ``qk_decimals``, and the
+        step-through panel shows the computation of the selected cell.
+    scale:
+        The score scale with ``queries``/``keys`` (default ``1 / sqrt(d)``).
+    digits, qk_decimals:
+        Significant digits kept in the page for the weights (default 5: ``w ** (1/T)`` then stays
+        within 1e-5 of the exact value for ``T >= 0.5``) and decimals for ``queries``/``keys`` (default 4).
     """
 
     _esm = load_esm("attention.js")
@@ -149,6 +194,11 @@ class AttentionExplorer(anywidget.AnyWidget):
     causal = traitlets.Bool(False).tag(sync=True)
     temperature = traitlets.Float(1.0).tag(sync=True)
     view = traitlets.Unicode("heatmap").tag(sync=True)
+    # ("keys" is taken by ipywidgets: the list of synced traits)
+    query_vectors = traitlets.List().tag(sync=True)  # (L, H, n_q, d) rounded, or [] when not given
+    key_vectors = traitlets.List().tag(sync=True)  # (L, H, n_k, d)
+    scale = traitlets.Float(1.0).tag(sync=True)
+    qk_decimals = traitlets.Int(4).tag(sync=True)
 
     def __init__(
         self,
@@ -164,12 +214,39 @@ class AttentionExplorer(anywidget.AnyWidget):
         head: int = 0,
         causal: bool = False,
         temperature: float = 1.0,
+        queries=None,
+        keys=None,
+        scale: float | None = None,
+        digits: int = 5,
+        qk_decimals: int = 4,
     ) -> None:
-        keys = _check_tokens("tokens", tokens)
-        queries = keys if query_tokens is None else _check_tokens("query_tokens", query_tokens)
-        if (weights is None) == (scores is None):
-            raise ValueError("pass exactly one of weights (attention probabilities) or scores (pre-softmax)")
-        if scores is not None:
+        key_tokens = _check_tokens("tokens", tokens)
+        query_toks = key_tokens if query_tokens is None else _check_tokens("query_tokens", query_tokens)
+        digits = check_int("digits", digits, minimum=1, maximum=17)
+        qk_decimals = check_int("qk_decimals", qk_decimals, minimum=0, maximum=12)
+        given = [name for name, v in (("weights", weights), ("scores", scores), ("queries", queries)) if v is not None]
+        if (queries is None) != (keys is None):
+            raise ValueError("pass both queries and keys (or neither)")
+        if len(given) != 1:
+            raise ValueError(
+                "pass exactly one of weights (attention probabilities), scores (pre-softmax) or queries+keys"
+            )
+        if scale is not None and queries is None:
+            raise ValueError("scale is only used with queries and keys")
+        q_list: list = []
+        k_list: list = []
+        if queries is not None:
+            q, k = _as_vectors("queries", queries), _as_vectors("keys", keys)
+            if q.shape[:2] != k.shape[:2] or q.shape[-1] != k.shape[-1]:
+                raise ValueError(
+                    f"queries {q.shape} and keys {k.shape} must share layers, heads and vector size d"
+                    " (shapes (L, H, n_q, d) and (L, H, n_k, d))"
+                )
+            scale = 1.0 / np.sqrt(q.shape[-1]) if scale is None else check_float("scale", scale, minimum=0.0)
+            q, k = np.round(q, qk_decimals), np.round(k, qk_decimals)
+            q_list, k_list = q.tolist(), k.tolist()
+            w, name = _softmax_last(q @ np.swapaxes(k, -1, -2) * scale), "queries/keys"
+        elif scores is not None:
             s = _as_array("scores", scores)
             if np.isnan(s).any() or np.isposinf(s).any():
                 raise ValueError("scores must not contain NaN or +inf (use -inf for masked entries)")
@@ -178,11 +255,11 @@ class AttentionExplorer(anywidget.AnyWidget):
             w, name = _as_array("weights", weights), "weights"
             self._check_weights(w)
         L, H, n_q, n_k = w.shape
-        if n_k != len(keys):
-            raise ValueError(f"{name} has {n_k} key columns but tokens has {len(keys)} tokens")
-        if n_q != len(queries):
+        if n_k != len(key_tokens):
+            raise ValueError(f"{name} has {n_k} key columns but tokens has {len(key_tokens)} tokens")
+        if n_q != len(query_toks):
             which = "tokens" if query_tokens is None else "query_tokens"
-            raise ValueError(f"{name} has {n_q} query rows but {which} has {len(queries)} tokens")
+            raise ValueError(f"{name} has {n_q} query rows but {which} has {len(query_toks)} tokens")
         layer = check_int("layer", layer, minimum=0, maximum=L - 1)
         head = check_int("head", head, minimum=-1, maximum=H - 1)
         temperature = check_float("temperature", temperature, minimum=0.0, min_inclusive=False)
@@ -191,9 +268,13 @@ class AttentionExplorer(anywidget.AnyWidget):
         if causal and n_q != n_k:
             raise ValueError(f"causal=True needs as many queries as keys, got {n_q} and {n_k}")
         super().__init__(
-            tokens=keys,
-            query_tokens=list(queries),
-            weights=w.tolist(),
+            tokens=key_tokens,
+            query_tokens=list(query_toks),
+            weights=round_significant(w, digits).tolist(),
+            query_vectors=q_list,
+            key_vectors=k_list,
+            scale=1.0 if scale is None else float(scale),
+            qk_decimals=qk_decimals,
             layer_labels=_check_labels("layer_labels", layer_labels, L, "Layer"),
             head_labels=_check_labels("head_labels", head_labels, H, "Head"),
             title=check_text("title", title),
@@ -230,6 +311,11 @@ class AttentionExplorer(anywidget.AnyWidget):
         # The traits may have been set from Python after construction: check them as the constructor does.
         layer = check_int("layer", self.layer, minimum=0, maximum=L - 1)
         head = check_int("head", self.head, minimum=-1, maximum=H - 1)
-        w = np.asarray(self.weights, dtype=float)[layer]  # (H, n_q, n_k)
+        if self.query_vectors:  # the weights of the rounded vectors, at full precision (as the page computes them)
+            q = np.asarray(self.query_vectors, dtype=float)[layer]
+            k = np.asarray(self.key_vectors, dtype=float)[layer]
+            w = _softmax_last(q @ np.swapaxes(k, -1, -2) * self.scale)
+        else:
+            w = np.asarray(self.weights, dtype=float)[layer]  # (H, n_q, n_k)
         w = w.mean(axis=0) if head == -1 else w[head]
         return transform_weights(w, temperature=self.temperature, causal=self.causal)

@@ -79,7 +79,10 @@ function render({ model, el }) {
     h("tbody", {}, rows),
   ]);
   const details = h("details", {}, [h("summary", { text: `All ${merges.length} merges` }), table]);
-  root.append(h("div", { class: "nlpw-controls" }, [control.root, prev, next]), mergeInfo, count, tokens, summary, details);
+  const legend = h("p", { class: "nlpw-note", "data-testid": "bpe-legend",
+    text: "Shading: token length, from one character (darkest) to the longest token (lightest). " +
+      "Outlined: the tokens the current merge just created." });
+  root.append(h("div", { class: "nlpw-controls" }, [control.root, prev, next]), mergeInfo, count, tokens, legend, summary, details);
 
   let shown = -1;
   function draw() {
@@ -102,12 +105,19 @@ function render({ model, el }) {
     count.setAttribute("data-count", String(toks.length));
     count.textContent = `${toks.length} tokens for ${nChars} characters (${(nChars / toks.length).toFixed(2)} characters per token)`;
     const longest = Math.max(...toks.map((t) => Array.from(t).length), 2);
+    const made = k > 0 ? merges[k - 1][0] + merges[k - 1][1] : null; // the current merge's new token
+    let highlighted = 0;
     tokens.replaceChildren(
       ...toks.map((t) => {
         const shade = (Array.from(t).length - 1) / (longest - 1); // longer tokens are lighter
-        return h("span", { class: "nlpw-token", role: "listitem", title: visible(t), style: `background: ${cividis(shade)}; color: ${textOn(shade)}`, text: t });
+        const isNew = t === made;
+        highlighted += isNew ? 1 : 0;
+        const outline = isNew ? "; outline: 3px solid #D55E00; outline-offset: 1px" : "";
+        return h("span", { class: "nlpw-token", role: "listitem", title: visible(t) + (isNew ? " (just merged)" : ""),
+          style: `background: ${cividis(shade)}; color: ${textOn(shade)}${outline}`, text: t });
       })
     );
+    mergeInfo.setAttribute("data-highlighted", String(highlighted));
     rows.forEach((row, i) => (i === k - 1 ? row.setAttribute("aria-current", "step") : row.removeAttribute("aria-current")));
     summary.textContent = `After ${k} merges the text has ${toks.length} tokens: ${toks.map(visible).join(" | ")}`;
     shown = k;

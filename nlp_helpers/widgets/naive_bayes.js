@@ -16,8 +16,12 @@ function colour(r) {
 function render({ model, el }) {
   const root = h("div", { class: "nlpw nlpw-nb", "data-testid": "nb-root" });
   el.replaceChildren(root);
-  const words = model.get("words");
-  const ratios = model.get("ratios");
+  // {"-693": "word word ...", ...}: each ratio in thousandths with the words that share it.
+  const words = [];
+  const ratios = [];
+  for (const [milli, group] of Object.entries(model.get("ratio_groups"))) {
+    for (const w of group.split(" ")) { words.push(w); ratios.push(Number(milli) / 1000); }
+  }
   const index = new Map(words.map((w, i) => [w, i]));
   const [c0, c1] = model.get("class_names");
   const re = new RegExp(model.get("pattern"), "gu");

@@ -58,8 +58,11 @@ class NaiveBayesExplorer(anywidget.AnyWidget):
     _esm = load_esm("naive_bayes.js")
     _css = load_css() + _CSS
 
-    words = traitlets.List(traitlets.Unicode()).tag(sync=True)
-    ratios = traitlets.List(traitlets.Float()).tag(sync=True)
+    # The page gets each log-ratio once, in thousandths (what it displays: 3 decimals), with the words
+    # that share it joined by spaces: {"-693": "word word ...", ...}. A vocabulary of 17,736 words has
+    # only ~500 distinct rounded ratios, so this is half the size of a list of words and a list of
+    # ratios. Words containing whitespace are left out: the token pattern can never produce them.
+    ratio_groups = traitlets.Dict().tag(sync=True)
     prior_log_odds = traitlets.Float(0.0).tag(sync=True)
     class_names = traitlets.List(traitlets.Unicode()).tag(sync=True)
     pattern = traitlets.Unicode(TOKEN_PATTERN).tag(sync=True)
@@ -83,13 +86,26 @@ class NaiveBayesExplorer(anywidget.AnyWidget):
         words = sorted(model.vocabulary_, key=model.vocabulary_.get)
         ratio = model.feature_log_prob_[1] - model.feature_log_prob_[0]
         prior = float(model.class_log_prior_[1] - model.class_log_prior_[0])
+        groups: dict[str, list[str]] = {}
+        for word, milli in zip(words, np.round(ratio * 1000).astype(np.int64).tolist()):
+            if not any(c.isspace() for c in word):
+                groups.setdefault(str(milli), []).append(word)
         super().__init__(
-            words=words,
-            ratios=np.round(ratio, 3).tolist(),
+            ratio_groups={k: " ".join(ws) for k, ws in groups.items()},
             prior_log_odds=round(prior, 6),
             class_names=names,
             text=text,
         )
+
+    @property
+    def words(self) -> list[str]:
+        """The vocabulary words the page knows, grouped by ratio."""
+        return [w for ws in self.ratio_groups.values() for w in ws.split(" ")]
+
+    @property
+    def ratios(self) -> list[float]:
+        """Each word's log-likelihood ratio as the page has it (3 decimals), in the order of :attr:`words`."""
+        return [int(k) / 1000 for k, ws in self.ratio_groups.items() for _ in ws.split(" ")]
 
     def log_odds(self, text: str | None = None) -> float:
         """The log-odds of the second class the widget shows for ``text`` (default: its current text)."""

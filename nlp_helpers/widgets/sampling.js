@@ -9,80 +9,103 @@
 // Tail tokens are distinct tokens with (almost) equal logits: top-p keeps as many of a tail
 // group as it needs, one by one; Python's `compact_filter` (widgets/sampling.py) is the twin.
 
+// The groups of a prompt sorted by logit (largest first, stable): each shipped token (count 1),
+// then each tail bin. Sorting ~2,000 groups is the costly part, and it does not depend on the
+// sliders, so it runs once per (logits, tail) pair and is cached (the arrays are never mutated).
+const _sortedGroups = new WeakMap();
+function sortedGroups(logits, tail) {
+  const hit = _sortedGroups.get(logits);
+  if (hit && hit.tail === tail) return hit;
+  const n = logits.length;
+  const tl = tail ? tail.logits : [];
+  const tc = tail ? tail.counts : [];
+  const m = n + tl.length;
+  const val = (r) => (r < n ? logits[r] : tl[r - n]);
+  const order = Array.from({ length: m }, (_, r) => r).sort((a, b) => val(b) - val(a) || a - b);
+  const g = { tail, v: new Float64Array(m), c: new Float64Array(m), idx: new Int32Array(m), total: 0 };
+  order.forEach((r, k) => {
+    g.v[k] = val(r);
+    g.c[k] = r < n ? 1 : tc[r - n];
+    g.idx[k] = r < n ? r : -1; // index of the shipped token, -1 for a tail bin
+    g.total += g.c[k];
+  });
+  _sortedGroups.set(logits, g);
+  return g;
+}
+
 // Filtered distribution of `logits` (sorted or not) plus an optional tail {logits, counts}.
 // Returns {probs, kept, scaledProbs} per shipped token and, for the tail, {other, otherKept,
 // scaledOther}: its total probability, how many of its tokens survive, its mass before filtering;
 // `nucleus` = tokens that can be sampled, `entropy` in nats over the whole distribution.
 function filterDistribution(logits, temperature, topK, topP, tail = null) {
   const n = logits.length;
-  const tl = tail ? tail.logits : [];
-  const tc = tail ? tail.counts : [];
-  // Groups: each shipped token (count 1), then each tail bin (count c); sorted by logit, stable.
-  const groups = logits.map((v, i) => ({ v, c: 1, i }))
-    .concat(tl.map((v, j) => ({ v, c: tc[j], j })))
-    .sort((a, b) => b.v - a.v || (a.i ?? n + a.j) - (b.i ?? n + b.j));
-  const total = groups.reduce((s, g) => s + g.c, 0);
-  const keep = groups.map((g) => g.c); // tokens of each group still in the running
-  let x = groups.map((g) => g.v);
+  const G = sortedGroups(logits, tail);
+  const m = G.v.length;
+  const keep = Float64Array.from(G.c); // tokens of each group still in the running
+  const x = new Float64Array(m);
+  for (let r = 0; r < m; r++) x[r] = temperature === 0 ? G.v[r] : G.v[r] / temperature;
   if (temperature === 0) {
-    const m = x[0];
-    groups.forEach((g, r) => { keep[r] = x[r] === m && g.i !== undefined ? 1 : 0; });
-  } else {
-    x = x.map((v) => v / temperature);
+    for (let r = 0; r < m; r++) keep[r] = x[r] === x[0] && G.idx[r] >= 0 ? 1 : 0;
   }
-  const mass = (r) => Math.exp(x[r] - x[0]); // one token of group r, unnormalised
-  const zAll = groups.reduce((s, g, r) => s + g.c * mass(r), 0);
-  const scaled = groups.map((g, r) => (keep[r] > 0 || temperature !== 0 ? mass(r) / zAll : 0));
+  const mass = new Float64Array(m); // one token of group r, unnormalised: one exp per group
+  let zAll = 0;
+  for (let r = 0; r < m; r++) {
+    mass[r] = Math.exp(x[r] - x[0]);
+    zAll += G.c[r] * mass[r];
+  }
   if (temperature !== 0) {
     // Top-k (0 = off): the k most likely tokens, plus shipped tokens tied with the k-th.
-    if (topK > 0 && topK < total) {
+    if (topK > 0 && topK < G.total) {
       let before = 0;
       let kth = -Infinity;
-      for (let r = 0; r < groups.length; r++) {
-        if (before + groups[r].c >= topK) { kth = x[r]; break; }
-        before += groups[r].c;
+      for (let r = 0; r < m; r++) {
+        if (before + G.c[r] >= topK) { kth = x[r]; break; }
+        before += G.c[r];
       }
       let seen = 0;
-      groups.forEach((g, r) => {
-        if (x[r] > kth) keep[r] = g.c;
+      for (let r = 0; r < m; r++) {
+        if (x[r] > kth) keep[r] = G.c[r];
         else if (x[r] < kth) keep[r] = 0;
-        else keep[r] = g.i !== undefined ? 1 : Math.max(0, Math.min(g.c, topK - seen));
+        else keep[r] = G.idx[r] >= 0 ? 1 : Math.max(0, Math.min(G.c[r], topK - seen));
         seen += keep[r];
-      });
+      }
     }
     // Top-p: keep a token while the mass ranked above it is below p; ties with the last kept token stay.
     if (topP < 1) {
-      const z = groups.reduce((s, g, r) => s + keep[r] * mass(r), 0);
+      let z = 0;
+      for (let r = 0; r < m; r++) z += keep[r] * mass[r];
       let above = 0;
       let last = null;
-      for (let r = 0; r < groups.length; r++) {
+      for (let r = 0; r < m; r++) {
         if (keep[r] === 0) continue;
-        const q = mass(r) / z;
+        const q = mass[r] / z;
         let take = 0;
-        if (above < topP) take = groups[r].i !== undefined ? 1 : Math.min(keep[r], Math.ceil((topP - above) / q));
+        if (above < topP) take = G.idx[r] >= 0 ? 1 : Math.min(keep[r], Math.ceil((topP - above) / q));
         above += keep[r] * q;
         keep[r] = take;
         if (take > 0) last = x[r];
       }
       if (last === null) { keep[0] = 1; last = x[0]; }
-      groups.forEach((g, r) => { if (g.i !== undefined && x[r] === last) keep[r] = 1; });
+      for (let r = 0; r < m; r++) if (G.idx[r] >= 0 && x[r] === last) keep[r] = 1;
     }
   }
-  const z = groups.reduce((s, g, r) => s + keep[r] * mass(r), 0);
+  let z = 0;
+  for (let r = 0; r < m; r++) z += keep[r] * mass[r];
   const probs = new Array(n).fill(0);
   const scaledProbs = new Array(n).fill(0);
   const kept = new Array(n).fill(false);
   let other = 0, otherKept = 0, scaledOther = 0, entropy = 0, nucleus = 0;
-  groups.forEach((g, r) => {
-    const q = keep[r] > 0 ? mass(r) / z : 0;
+  for (let r = 0; r < m; r++) {
+    const q = keep[r] > 0 ? mass[r] / z : 0;
     nucleus += keep[r];
     if (q > 0) entropy -= keep[r] * q * Math.log(q);
-    if (g.i !== undefined) {
-      probs[g.i] = q; kept[g.i] = keep[r] > 0; scaledProbs[g.i] = temperature === 0 ? q : scaled[r];
+    const i = G.idx[r];
+    if (i >= 0) {
+      probs[i] = q; kept[i] = keep[r] > 0; scaledProbs[i] = temperature === 0 ? q : mass[r] / zAll;
     } else {
-      other += keep[r] * q; otherKept += keep[r]; scaledOther += temperature === 0 ? 0 : g.c * scaled[r];
+      other += keep[r] * q; otherKept += keep[r]; scaledOther += temperature === 0 ? 0 : G.c[r] * mass[r] / zAll;
     }
-  });
+  }
   return { probs, kept, scaledProbs, other, otherKept, scaledOther, nucleus, entropy };
 }
 
@@ -103,12 +126,22 @@ function barLabel(t, max = 18) {
 }
 
 // Horizontal bar chart (SVG) of labels/probabilities; removed tokens drawn as outlines of their pre-filter probability.
-function barChart({ labels, probs, ghost = null, kept = null, maxBars = 20, title }) {
+// fixedAxis: bars on a 0-1 axis (with ticks), so a temperature change shows on the top token too.
+function barChart({ labels, probs, ghost = null, kept = null, maxBars = 20, title, fixedAxis = false }) {
   const nBars = Math.min(maxBars, labels.length);
-  const rowH = 18, labelW = 130, barW = 300, valueW = 60;
-  const width = labelW + barW + valueW, height = nBars * rowH + 6;
-  const root = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
-  const maxP = Math.max(1e-12, ...probs.slice(0, nBars), ...(ghost ? ghost.slice(0, nBars) : []));
+  const rowH = 18, labelW = 130, barW = 300, valueW = 60, axisH = fixedAxis ? 18 : 0;
+  const width = labelW + barW + valueW, height = nBars * rowH + 6 + axisH;
+  const root = svg("svg", { width: "100%", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
+  root.style.maxWidth = `${width}px`;
+  const maxP = fixedAxis ? 1 : Math.max(1e-12, ...probs.slice(0, nBars), ...(ghost ? ghost.slice(0, nBars) : []));
+  if (fixedAxis) {
+    const y = nBars * rowH + 6;
+    root.append(svg("line", { x1: labelW, x2: labelW + barW, y1: y, y2: y, stroke: "currentColor", "stroke-opacity": 0.5 }));
+    for (const t of [0, 0.25, 0.5, 0.75, 1]) {
+      root.append(svg("line", { x1: labelW + barW * t, x2: labelW + barW * t, y1: 0, y2: y + 3, stroke: "currentColor", "stroke-opacity": t === 0 ? 0.5 : 0.15 }));
+      root.append(svg("text", { x: labelW + barW * t, y: y + 15, "text-anchor": "middle", "font-size": 11, text: String(t) }));
+    }
+  }
   for (let i = 0; i < nBars; i++) {
     const y = 3 + i * rowH;
     const label = svg("text", { x: labelW - 6, y: y + rowH * 0.7, "text-anchor": "end", "font-size": 12, text: barLabel(labels[i]) });
@@ -194,23 +227,91 @@ function renderExplorer(model, el) {
     setTrait(model, name, value);
   }
 
+  // The chart and the table are built once per prompt; a slider step only updates their numbers.
+  // The numbers (stats, table) change at once; the chart's SVG is redrawn once per animation frame.
+  let chart = null; // {root, rows: [{labText, tip, rect, value}], sr}
+  let table = null; // {rows: [{cell, status}]}
+  let built = -1; // the prompt the chart and table were built for
+  let last = null; // the latest filtered distribution
+  let framePending = false;
+  const nextFrame = typeof requestAnimationFrame === "function" ? requestAnimationFrame : (f) => f();
+
+  function build(p, nRows, tLabels) {
+    const rowH = 18, labelW = 130, barW = 300, valueW = 60;
+    const width = labelW + barW + valueW, height = nRows * rowH + 6;
+    const svgRoot = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img" });
+    const rows = [];
+    for (let i = 0; i < nRows; i++) {
+      const y = 3 + i * rowH;
+      const label = svg("text", { x: labelW - 6, y: y + rowH * 0.7, "text-anchor": "end", "font-size": 12 });
+      const labText = document.createTextNode("");
+      const tip = svg("title"); // the full token on hover
+      label.append(labText, tip);
+      const rect = svg("rect", { x: labelW, y: y + 2, height: rowH - 5, width: 1 });
+      const value = svg("text", { y: y + rowH * 0.7, "font-size": 11 });
+      svgRoot.append(label, rect, value);
+      rows.push({ labText, tip, rect, value, x0: labelW, barW });
+    }
+    const sr = srOnly("");
+    chart = { root: svgRoot, rows, sr };
+    chartBox.replaceChildren(svgRoot, sr);
+    const body = h("tbody");
+    const tRows = tLabels.map((label, i) => {
+      const cell = h("td", { "data-testid": `sampling-prob-${i}` });
+      const status = h("td");
+      body.append(h("tr", {}, [h("td", { text: String(i + 1) }), h("td", {}, [h("span", { class: "nlpw-token", text: showToken(label) })]), cell, status]));
+      return { cell, status };
+    });
+    const head = h("tr", {}, ["rank", "token", "probability", "status"].map((t) => h("th", { text: t })));
+    table = { rows: tRows };
+    tableBox.replaceChildren(h("details", {}, [h("summary", { text: `Table: the ${p.tokens.length} most likely tokens and the rest of the vocabulary, with their probabilities` }),
+      h("table", {}, [h("thead", {}, [head]), body])]));
+    promptText.textContent = "";
+    promptText.append("Prompt: ", h("span", { class: "nlpw-token", text: p.prompt }), " → next token?");
+    built = state.index;
+  }
+
+  function setAttr(node, k, v) {
+    const s = String(v);
+    if (node.getAttribute(k) !== s) node.setAttribute(k, s);
+  }
+
+  function setText(node, v) {
+    const s = String(v);
+    if (node.textContent !== s) node.textContent = s;
+  }
+
+  // The bars: removed tokens as dashed outlines of their probability before filtering.
+  function drawChart() {
+    framePending = false;
+    const { p, res, labels, probs, ghost, kept, shown } = last;
+    const maxP = Math.max(1e-12, ...probs, ...ghost);
+    chart.rows.forEach((row, i) => {
+      setText(row.tip, showToken(labels[i]));
+      setText(row.labText, barLabel(labels[i]));
+      const removed = !kept[i];
+      const w = removed ? Math.max((row.barW * ghost[i]) / maxP, 1) : Math.max((row.barW * probs[i]) / maxP, 0.5);
+      setAttr(row.rect, "width", w.toFixed(2));
+      setAttr(row.rect, "fill", removed ? "none" : cividis(0.15 + 0.7 * (probs[i] / maxP)));
+      setAttr(row.rect, "stroke", removed ? "#888" : "none");
+      setAttr(row.rect, "stroke-dasharray", removed ? "3 2" : "none");
+      setAttr(row.value, "x", (row.x0 + w + 4).toFixed(2));
+      setText(row.value, removed ? "removed" : fmt(probs[i], 3));
+    });
+    setAttr(chart.root, "aria-label", `Probabilities of the ${shown} most likely next tokens and of all other tokens after the filters; ${res.nucleus} tokens can be sampled`);
+    setText(chart.sr, `Most likely next token ${showToken(p.tokens[0])} with probability ${fmt(res.probs[0], 3)}; ${res.nucleus} tokens survive the filters.`);
+  }
+
   function draw() {
     const p = prompts[state.index];
     const n = p.tokens.length;
     const nTail = p.tail.counts.reduce((s, c) => s + c, 0);
     const res = filterDistribution(p.logits, state.temperature, Math.min(state.topK, n), state.topP, p.tail);
-    promptText.textContent = "";
-    promptText.append("Prompt: ", h("span", { class: "nlpw-token", text: p.prompt }), " → next token?");
-    entropyOut.textContent = fmt(res.entropy, 3);
-    nucleusOut.textContent = String(res.nucleus);
-    note.textContent = `All ${(n + nTail).toLocaleString("en")} tokens of the vocabulary count: the ${n} most likely are drawn one by one, ` +
-      `the other ${nTail.toLocaleString("en")} share the last bar ("other tokens", ${res.otherKept.toLocaleString("en")} of them can be sampled). ` +
-      "In the chart ␣ marks a space, ↵ a newline; dashed outlines are removed tokens, drawn at their probability before filtering.";
     const shown = Math.min(20, n);
-    const labels = [...p.tokens.slice(0, shown)];
-    const probs = [...res.probs.slice(0, shown)];
-    const ghost = [...res.scaledProbs.slice(0, shown)];
-    const kept = [...res.kept.slice(0, shown)];
+    const labels = p.tokens.slice(0, shown);
+    const probs = res.probs.slice(0, shown);
+    const ghost = res.scaledProbs.slice(0, shown);
+    const kept = res.kept.slice(0, shown);
     const rest = n - shown + nTail;
     if (rest > 0) {
       const restP = res.probs.slice(shown).reduce((s, q) => s + q, 0) + res.other;
@@ -219,15 +320,25 @@ function renderExplorer(model, el) {
       ghost.push(res.scaledProbs.slice(shown).reduce((s, q) => s + q, 0) + res.scaledOther);
       kept.push(restP > 0);
     }
-    chartBox.replaceChildren(barChart({ labels, probs, ghost, kept, maxBars: labels.length,
-      title: `Probabilities of the ${shown} most likely next tokens and of all other tokens after the filters; ${res.nucleus} tokens can be sampled` }));
-    chartBox.append(srOnly(`Most likely next token ${showToken(p.tokens[0])} with probability ${fmt(res.probs[0], 3)}; ${res.nucleus} tokens survive the filters.`));
-    const tLabels = [...p.tokens];
-    const tProbs = [...res.probs];
-    const tKept = [...res.kept];
-    if (nTail > 0) { tLabels.push(`all ${nTail.toLocaleString("en")} other tokens`); tProbs.push(res.other); tKept.push(res.otherKept > 0); }
-    tableBox.replaceChildren(probTable({ labels: tLabels, probs: tProbs, kept: tKept, prefix: "sampling",
-      caption: `Table: the ${n} most likely tokens and the rest of the vocabulary, with their probabilities` }));
+    const tLabels = nTail > 0 ? [...p.tokens, `all ${nTail.toLocaleString("en")} other tokens`] : p.tokens;
+    if (built !== state.index) build(p, labels.length, tLabels);
+    setText(entropyOut, fmt(res.entropy, 3));
+    setText(nucleusOut, String(res.nucleus));
+    setText(note, `All ${(n + nTail).toLocaleString("en")} tokens of the vocabulary count: the ${n} most likely are drawn one by one, ` +
+      `the other ${nTail.toLocaleString("en")} share the last bar ("other tokens", ${res.otherKept.toLocaleString("en")} of them can be sampled). ` +
+      "In the chart ␣ marks a space, ↵ a newline; dashed outlines are removed tokens, drawn at their probability before filtering.");
+    const tProbs = nTail > 0 ? [...res.probs, res.other] : res.probs;
+    const tKept = nTail > 0 ? [...res.kept, res.otherKept > 0] : res.kept;
+    table.rows.forEach(({ cell, status }, i) => {
+      setAttr(cell, "data-value", String(tProbs[i]));
+      setText(cell, fmt(tProbs[i], 4));
+      setText(status, tKept[i] ? "kept" : "removed");
+    });
+    last = { p, res, labels, probs, ghost, kept, shown };
+    if (!framePending) {
+      framePending = true;
+      nextFrame(drawChart);
+    }
   }
 
   model.on("change:temperature", () => { state.temperature = model.get("temperature"); tSlider.set(state.temperature); draw(); });
@@ -242,6 +353,41 @@ function renderExplorer(model, el) {
   draw();
 }
 
+// The computation behind each bar: z -> z / T -> exp(z / T - max) -> / sum = p.
+export function softmaxSteps(logits, temperature) {
+  const scaled = logits.map((z) => z / temperature);
+  const m = Math.max(...scaled);
+  const e = scaled.map((x) => Math.exp(x - m));
+  const total = e.reduce((a, b) => a + b, 0);
+  return { scaled, max: m, exp: e, total, probs: e.map((x) => x / total) };
+}
+
+function stepsTable(labels, logits, temperature) {
+  const box = h("details", { open: "" }, [h("summary", { text: "How each probability is computed" })]);
+  if (temperature === 0) {
+    box.append(h("p", { text: "At temperature 0 the division by T is undefined: decoding takes the largest logit (greedy), probability 1." }));
+    return box;
+  }
+  const st = softmaxSteps(logits, temperature);
+  const T = fmt(temperature, 2);
+  const head = ["token", "logit z", `z / ${T}`, `exp(z / ${T} − ${fmt(st.max, 2)})`, "÷ sum = p"];
+  const rows = labels.map((label, i) => h("tr", { "data-testid": `softmax-step-${i}` }, [
+    h("th", { scope: "row", text: showToken(label) }),
+    h("td", { text: fmt(logits[i], 2) }),
+    h("td", { text: fmt(st.scaled[i], 3) }),
+    h("td", { "data-exp": String(st.exp[i]), text: st.exp[i] >= 0.001 ? fmt(st.exp[i], 4) : st.exp[i].toExponential(2) }),
+    h("td", { "data-p": String(st.probs[i]), text: fmt(st.probs[i], 4) }),
+  ]));
+  const sum = h("tr", {}, [h("th", { scope: "row", text: "sum" }), h("td"), h("td"),
+    h("td", { "data-testid": "softmax-sum", "data-sum": String(st.total), text: fmt(st.total, 4) }), h("td", { text: "1" })]);
+  box.append(h("table", { "data-testid": "softmax-steps" }, [
+    h("caption", { text: "Subtracting the largest scaled logit first keeps exp from overflowing; it cancels in the division." }),
+    h("thead", {}, h("tr", {}, head.map((c) => h("th", { scope: "col", text: c })))),
+    h("tbody", {}, [...rows, sum]),
+  ]));
+  return box;
+}
+
 function renderSoftmax(model, el) {
   const labels = model.get("labels");
   const logits = model.get("logits");
@@ -249,6 +395,7 @@ function renderSoftmax(model, el) {
   let temperature = model.get("temperature");
   const chartBox = h("div");
   const tableBox = h("div");
+  const stepsBox = h("div");
   const entropyOut = h("output", { "data-testid": "softmax-entropy" });
   const tSlider = slider({ label: "Temperature", min: model.get("min_temperature"), max: model.get("max_temperature"), step: 0.05,
     value: temperature, format: (v) => Number(v).toFixed(2),
@@ -257,12 +404,13 @@ function renderSoftmax(model, el) {
   function draw() {
     const probs = temperature === 0 ? filterDistribution(logits, 0, 0, 1).probs : softmax(logits, temperature);
     entropyOut.textContent = fmt(entropyNats(probs), 3);
-    chartBox.replaceChildren(barChart({ labels, probs, maxBars: labels.length, title: `softmax of the logits at temperature ${fmt(temperature, 2)}` }));
+    chartBox.replaceChildren(barChart({ labels, probs, maxBars: labels.length, title: `softmax of the logits at temperature ${fmt(temperature, 2)}`, fixedAxis: true }));
     tableBox.replaceChildren(probTable({ labels, probs, prefix: "softmax", caption: "Table: logits and probabilities" }));
+    stepsBox.replaceChildren(stepsTable(labels, logits, temperature));
   }
   model.on("change:temperature", () => { temperature = model.get("temperature"); tSlider.set(temperature); draw(); });
   const stats = h("p", { "aria-live": "polite" }, ["Entropy: ", entropyOut, " nats"]);
-  root.append(h("div", { class: "nlpw-controls" }, [tSlider.root]), stats, chartBox, tableBox);
+  root.append(h("div", { class: "nlpw-controls" }, [tSlider.root]), stats, chartBox, stepsBox, tableBox);
   el.append(root);
   draw();
 }

@@ -37,6 +37,21 @@ MAX_TOKENS = 200
 TEMPERATURE_STEP = 0.05  # the sliders' grid: values set from Python are rounded to it
 TOP_P_STEP = 0.05
 TAIL_GRID = 0.01  # logits of the tokens not drawn are shipped rounded to this grid
+# Shipped logits keep 6 decimals. A logit error d changes a probability by at most p (1 - p) 2d / T
+# <= d / (2 T): with d = 5e-7 and the slider's smallest non-zero T = 0.05, at most 5e-6, a twentieth
+# of the last digit the table shows (4 decimals). Without rounding, json writes 17-digit float64
+# reprs of float32 logits (and 13.120000000000001 for grid points).
+LOGIT_DECIMALS = 6
+
+
+def _page_logit(value: float) -> float:
+    """A logit as the page gets it: rounded to ``LOGIT_DECIMALS`` decimals."""
+    return round(float(value), LOGIT_DECIMALS)
+
+
+def _page_grid(value: float) -> float:
+    """A grid value without float noise (``13.120000000000001`` -> ``13.12``), for short JSON."""
+    return round(float(value), 10)
 
 
 def _on_grid(name: str, value: float, step: float, lo: float, hi: float) -> float:
@@ -82,7 +97,8 @@ def explorer_prompt(
     if len(tokens) > MAX_TOKENS:
         raise ValueError(f"at most {MAX_TOKENS} tokens per prompt keep the page light, got {len(tokens)}")
     order = np.argsort(-x, kind="stable")
-    rec = {"prompt": prompt, "tokens": [tokens[i] for i in order], "logits": [float(x[i]) for i in order]}
+    shipped = [_page_logit(x[i]) for i in order]
+    rec = {"prompt": prompt, "tokens": [tokens[i] for i in order], "logits": shipped}
     rec["tail"] = {"logits": [], "counts": []}
     if tail is not None:
         if not isinstance(tail, Mapping) or not {"logits", "counts"} <= set(tail):
@@ -93,7 +109,8 @@ def explorer_prompt(
             raise ValueError("tail counts must be positive integers, one per tail logit")
         if tl.size and (np.any(np.diff(tl) >= 0) or tl[0] > x.min()):
             raise ValueError("tail logits must be strictly decreasing and not above the smallest shipped logit")
-        rec["tail"] = {"logits": [float(v) for v in tl], "counts": [int(c) for c in tc]}
+        # rounded for the page; capped so no tail bin rises above the (rounded) smallest shipped logit
+        rec["tail"] = {"logits": [min(_page_grid(v), shipped[-1]) for v in tl], "counts": [int(c) for c in tc]}
     return rec
 
 
@@ -281,7 +298,7 @@ class SoftmaxTemperature(anywidget.AnyWidget):
             raise ValueError(f"at most {MAX_TOKENS} logits, got {len(x)}")
         max_t = _on_grid("max_temperature", max_temperature, TEMPERATURE_STEP, TEMPERATURE_STEP, 20.0)
         super().__init__(
-            logits=[float(v) for v in x],
+            logits=[_page_logit(v) for v in x],
             labels=[str(s) for s in labels],
             temperature=_on_grid("temperature", temperature, TEMPERATURE_STEP, 0.0, max_t),
             max_temperature=max_t,

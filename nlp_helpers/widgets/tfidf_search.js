@@ -3,7 +3,8 @@
 // TF-IDF vector (sparse: term indices + weights). Here we tokenize the query with the same
 // simple regex as Python (lower-case, runs of [a-z0-9]), weight it (raw count x IDF, L2 norm)
 // and score each document by the dot product of unit vectors, i.e. the cosine.
-// _common.js (h, fmt, select, srOnly) is prepended by nlp_helpers.widgets.assets.load_esm.
+// Each result shows its cosine split into one piece per query term (q_t x d_t).
+// _common.js (h, svg, fmt, select, srOnly) is prepended by nlp_helpers.widgets.assets.load_esm.
 
 export function tokenize(text, pattern) {
   return String(text).toLowerCase().match(new RegExp(pattern, "g")) || [];
@@ -38,6 +39,14 @@ export function rank(terms, docTerms, docWeights, k) {
     .slice(0, k)
     .filter((r) => r.score > 0); // no term in common: not a match (as TfIdf.search in Python)
 }
+
+// Each query term's share of a document's cosine: q_t * d_t (they add up to the score).
+export function contributions(terms, docTerms, docWeights) {
+  const d = new Map(docTerms.map((j, n) => [j, docWeights[n]]));
+  return terms.map((t) => ({ term: t.term, value: t.weight * (d.get(t.index) || 0) })).filter((c) => c.value > 0);
+}
+
+const TERM_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C6D1F", "#999999"];
 
 function render({ model, el }) {
   const get = (k) => model.get(k);
@@ -83,6 +92,7 @@ function render({ model, el }) {
   root.append(controls, status, results, termsBox,
     srOnly(`Searches ${get("titles").length} documents; tokens are lower-cased runs of letters and digits.`));
 
+  const explain = "A document's cosine is the sum over the query's terms of the term's weight here × its weight in the document: the coloured pieces of each result's bar.";
   function draw() {
     const tokens = tokenize(get("query"), get("token_pattern"));
     const { terms, unknown } = queryVector(tokens, vocabIndex, get("idf"));
@@ -99,23 +109,35 @@ function render({ model, el }) {
     }
     const top = rank(terms, get("doc_terms"), get("doc_weights"), get("top_k"));
     status.textContent = `${top.length} best of ${get("titles").length} documents by cosine similarity.${unknownNote}`;
+    const colour = new Map(terms.map((t, i) => [t.term, TERM_COLOURS[i % TERM_COLOURS.length]]));
     top.forEach(({ document, score }, r) => {
+      const parts = contributions(terms, get("doc_terms")[document], get("doc_weights")[document]);
+      const bar = svg("svg", { viewBox: "0 0 300 12", width: "300", height: "12", class: "nlpw-drawing", "aria-hidden": "true" });
+      bar.append(svg("rect", { x: 0, y: 0, width: 300, height: 12, fill: "none", stroke: "currentColor", "stroke-opacity": 0.3 }));
+      let x = 0;
+      for (const c of parts) {
+        bar.append(svg("rect", { x, y: 0, width: 300 * c.value, height: 12, fill: colour.get(c.term) }));
+        x += 300 * c.value;
+      }
+      const sum = parts.map((c) => `${c.term} ${fmt(c.value, 3)}`).join(" + ");
       results.append(h("li", { "data-testid": `tfidf-result-${r}`, "data-document": document, "data-score": score }, [
         h("strong", { text: get("titles")[document] }),
         h("span", { class: "nlpw-value", text: ` cosine ${fmt(score, 3)}` }),
+        h("div", { class: "nlpw-readout", "data-testid": `tfidf-contrib-${r}`, "data-values": parts.map((c) => `${c.term}:${c.value}`).join(";") },
+          [bar, ` = ${sum}`]),
         h("div", { class: "nlpw-snippet", text: get("snippets")[document] }),
       ]));
     });
     const head = h("tr", {}, ["term", "count", "IDF", "weight"].map((c) => h("th", { scope: "col", text: c })));
     const body = terms.map((t) => h("tr", { "data-testid": `tfidf-term-${t.term}` }, [
-      h("th", { scope: "row", text: t.term }),
+      h("th", { scope: "row" }, [h("span", { class: "nlpw-swatch", style: `border-top: 0.7em solid ${colour.get(t.term)}; width: 0.7em` }), ` ${t.term}`]),
       h("td", { text: String(t.count) }),
       h("td", { text: fmt(t.idf, 3) }),
       h("td", { text: fmt(t.weight, 3) }),
     ]));
     termsTable.append(h("table", { "data-testid": "tfidf-terms" }, [
       h("caption", { text: "count × IDF, scaled to unit length" }), h("thead", {}, head), h("tbody", {}, body),
-    ]));
+    ]), h("p", { class: "nlpw-readout", text: explain }));
   }
 
   draw();

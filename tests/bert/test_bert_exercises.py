@@ -205,12 +205,18 @@ def span_separate_argmax(start, end, allowed, max_len):
     return int(np.argmax(s)), int(np.argmax(e))
 
 
+def span_max_len_off_by_one(start, end, allowed, max_len):
+    return span_ok(start, end, allowed, max_len + 1)  # allows j - i + 1 == max_len + 1
+
+
 def span_ignores_allowed(start, end, allowed, max_len):
     return span_ok(start, end, np.ones(len(start), bool), max_len)
 
 
 def test_answer_span_checker():
+    # span_ok is the definition written as a double loop, independent of the checker's best_span
     assert check_answer_span(span_ok).passed
+    assert check_answer_span(span_max_len_off_by_one).status == "wrong"
     assert check_answer_span(stub).status == "not yet"
     assert check_answer_span(span_ignores_allowed).status == "wrong"
     result = check_answer_span(span_separate_argmax)

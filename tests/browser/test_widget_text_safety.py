@@ -25,11 +25,17 @@ HOSTILE_2 = '<script>alert(2)</script>"&amp;'
 
 
 def _widgets():
+    from nlp_helpers.ngram.models import NGramLM
     from nlp_helpers.tokenization.bpe import BPE
     from nlp_helpers.widgets.attention import AttentionExplorer
     from nlp_helpers.widgets.bpe import BPEStepper
+    from nlp_helpers.widgets.lstm_gates import LSTMGates
+    from nlp_helpers.widgets.model_view import AttentionModelView
+    from nlp_helpers.widgets.ngram_generator import NGramGenerator
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
+    from nlp_helpers.widgets.sampling_tree import SamplingTree
     from nlp_helpers.widgets.tfidf_search import TfidfSearch
+    from nlp_helpers.widgets.word_map import WordMap
 
     text = f"{HOSTILE} and {HOSTILE_2} مرحبا 你好"
     bpe = BPE.train([text] * 3, 20)
@@ -45,6 +51,17 @@ def _widgets():
             titles=[HOSTILE, HOSTILE_2],
             query="document",
             top_k=2,
+        ),
+        "st-root": SamplingTree(HOSTILE, [HOSTILE, HOSTILE_2, "a", "b"] * 1 + ["c", "d"], np.zeros((3, 2)), [0.5] * 3),
+        "ng-root": NGramGenerator(
+            NGramLM(2, "mle").fit([[HOSTILE, HOSTILE_2, "ok"]] * 3), orders=[1, 2], n_sentences=1
+        ),
+        "mv-root": AttentionModelView([HOSTILE, HOSTILE_2, "ok"], np.full((2, 2, 3, 3), 1 / 3), title=HOSTILE),
+        "lg-root": LSTMGates(
+            [HOSTILE, HOSTILE_2, "ok"], {key: np.full((3, 2), 0.5) for key in ("i", "f", "g", "o", "c", "h")}, [0, 1]
+        ),
+        "wm-root": WordMap(
+            [HOSTILE, HOSTILE_2, "ok", "fine"], np.eye(4) + 0.1, word=HOSTILE, groups={HOSTILE_2: ["ok"]}
         ),
     }
 

@@ -47,6 +47,9 @@ def test_tfidf_search_ranks_documents(open_page):
         item = root.locator(f"[data-testid='tfidf-result-{want['rank']}']")
         assert int(item.get_attribute("data-document")) == want["document"]
         assert float(item.get_attribute("data-score")) == pytest.approx(want["score"], abs=spec["tolerance"])
+        # the bar splits the cosine into the query terms' shares, which add up to it
+        parts = root.locator(f"[data-testid='tfidf-contrib-{want['rank']}']").get_attribute("data-values").split(";")
+        assert sum(float(p.split(":")[1]) for p in parts) == pytest.approx(want["score"], abs=spec["tolerance"])
     # Markup typed by a reader is shown as text, never parsed as HTML.
     apply_controls(root, [{"testid": "tfidf-query", "value": "<img src=x onerror=alert(1)> tampa"}])
     assert root.locator("img").count() == 0
@@ -151,4 +154,216 @@ def test_naive_bayes_explorer_adds_up_the_words_of_what_the_reader_types(open_pa
         shown = float(root.locator("[data-testid='nb-logodds']").get_attribute("data-value"))
         assert abs(shown - case["log_odds"]) <= spec["tolerance"], case["text"]
     assert root.locator("[data-testid='nb-tokens'] > *").count() == 2  # "zzzqx blorp": two unknown words
+    assert log.console_errors == [] and log.page_errors == []
+
+
+def _embedded_state(page, key: str) -> dict:
+    """The synced state of the first widget on the page whose state has trait ``key``."""
+    states = page.evaluate(
+        """() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')]
+        .flatMap(s => Object.values(JSON.parse(s.textContent).state || {}).map(m => m.state))"""
+    )
+    return next(s for s in states if key in s)
+
+
+def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
+    page, log = open_page("book/word2vec.html")
+    root = page.locator("[data-testid='wm-root']").first
+    root.wait_for()
+    state = _embedded_state(page, "group_of")
+    words, unit = state["words"], np.array(state["unit"])
+    unit = unit / np.linalg.norm(unit, axis=1, keepdims=True)
+
+    def top(query, skip, k):
+        scores = unit @ (query / np.linalg.norm(query))
+        scores[list(skip)] = -np.inf
+        return [words[i] for i in np.argsort(-scores, kind="stable")[:k]]
+
+    k = state["k"]
+    for word in ("three", "paris"):
+        apply_controls(root, [{"testid": "wm-word", "value": word}])
+        i = words.index(word)
+        shown = root.locator("[data-testid='wm-neighbours']").get_attribute("data-words").split()
+        assert shown == top(unit[i], {i}, k), word
+    # Clicking a dot on the map selects that word.
+    root.locator("[data-testid='wm-map'] circle[data-word='january']").click()
+    assert root.locator("[data-testid='wm-word']").input_value() == "january"
+    apply_controls(root, [{"testid": "wm-mode", "value": "analogy"}])
+    a, b, c = (words.index(w) for w in ("man", "king", "woman"))
+    shown = root.locator("[data-testid='wm-analogy']").get_attribute("data-words").split()
+    assert shown == top(unit[b] - unit[a] + unit[c], {a, b, c}, k)
+    assert root.locator("[data-testid='wm-only-c']").get_attribute("data-words").split() == top(unit[c], {a, b, c}, k)
+    assert log.console_errors == [] and log.page_errors == []
+
+
+def test_sampling_tree_draws_the_tokens_numpy_draws(open_page):
+    from tests.widgets.test_widgets_sampling_tree import uniform
+
+    page, log = open_page("book/sampling.html")
+    root = page.locator("[data-testid='st-root']").first
+    root.wait_for()
+    state = _embedded_state(page, "top_mass")
+    k, seed, t = state["k"], 11, 0.5
+    apply_controls(root, [{"testid": "st-seed", "value": str(seed)}, {"testid": "st-temp", "value": str(t)}])
+    n, want = 0, [0]
+    for step in range(state["depth"]):
+        z = np.array(state["logits"][n]) / t
+        p = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+        shown = [float(root.locator(f"[data-testid='st-p-{j}']").get_attribute("data-p")) for j in range(k)]
+        np.testing.assert_allclose(shown, p, rtol=1e-12)
+        root.locator("[data-testid='st-draw']").click()
+        n = n * k + 1 + min(int(np.searchsorted(np.cumsum(p), uniform(seed, step), side="right")), k - 1)
+        want.append(n)
+        assert root.locator("[data-testid='st-text']").get_attribute("data-path") == " ".join(map(str, want))
+    assert root.locator("[data-testid='st-draw']").is_disabled()
+    # Keyboard: the buttons are native buttons.
+    root.locator("[data-testid='st-back']").focus()
+    page.keyboard.press("Enter")
+    assert root.locator("[data-testid='st-text']").get_attribute("data-path") == " ".join(map(str, want[:-1]))
+
+
+def test_ngram_generator_steps_through_a_sample_with_the_models_probabilities(open_page):
+    spec = golden("ngram_generator_widget.json")
+    page, log = open_page(spec["page"])
+    root = page.locator("[data-testid='ng-root']").first
+    root.wait_for()
+    for case in spec["cases"]:
+        apply_controls(root, case["controls"])
+        bars = root.locator("[data-testid^='ng-bar-']")
+        shown = [bars.nth(i).get_attribute("data-word") for i in range(bars.count())]
+        probs = [float(bars.nth(i).get_attribute("data-p")) for i in range(bars.count())]
+        assert shown == case["words"], f"{case['controls']}: widget shows {shown}, the model {case['words']}"
+        np.testing.assert_allclose(probs[: len(case["probs"])], case["probs"], atol=spec["tolerance"])
+        assert root.locator("[data-testid='ng-pick']").get_attribute("data-word") == case["drawn"]
+    # Keyboard and touch: the buttons are native <button>s; Enter on "Next word" moves one word on.
+    apply_controls(root, spec["cases"][0]["controls"])
+    step = root.locator("[data-testid='ng-step']")
+    root.locator("[data-testid='ng-next']").focus()
+    page.keyboard.press("Enter")
+    assert step.input_value() == "1"
+    root.locator("[data-testid='ng-new']").click()
+    assert step.input_value() == "0" and root.locator("[data-testid='ng-seed']").input_value() == "1"
+    # it scales to a phone: no sideways scrolling of the widget in a 390 px column
+    assert root.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+
+
+# ---- attention: the step-through panel and the model view (appended) ---------------------------
+
+STEP_TITLE = "The worked example, one head: when you play game of thrones"
+
+
+def _step_values(root) -> dict:
+    return root.evaluate(
+        """(r) => Object.fromEntries(['dot', 'scaled', 'exp', 'sum', 'weight'].map((k) => {
+            const e = r.querySelector(`[data-testid="attn-step-${k}"]`);
+            return [k, e ? [Number(e.getAttribute('data-value')), e.textContent] : null]; }))"""
+    )
+
+
+def test_attention_step_panel_shows_numpys_numbers_for_the_clicked_cell(open_page):
+    """Click a cell, then arrow to others: the panel's q.k, /sqrt(d), exp, row sum and weight equal numpy's,
+    computed from the worked example's Q and K rounded to the 4 decimals the page holds."""
+    from nlp_helpers.attention.positional import positional_encoding
+    from nlp_helpers.attention.worked_example import load_worked_example
+
+    ex = load_worked_example()
+    X = ex["static_embedding_rows_are_tokens"] + positional_encoding(6, 6)
+    Q, K = np.round(X @ ex["W_Q"], 4), np.round(X @ ex["W_K"], 4)
+    page, log = open_page("book/attention.html")
+    root = page.locator("[data-testid='attn-root']").filter(has_text=STEP_TITLE).first
+    root.wait_for()
+    apply_controls(root, ATTN_RESET)
+
+    def check(i, j):
+        dots = Q[i] @ K.T
+        e = np.exp(dots / 2 - (dots / 2).max())
+        got = _step_values(root)
+        want = {"dot": dots[j], "scaled": dots[j] / 2, "exp": e[j], "sum": e.sum(), "weight": e[j] / e.sum()}
+        for k, v in want.items():
+            assert got[k][0] == pytest.approx(v, rel=1e-9, abs=1e-15), (i, j, k)
+        cell = root.locator(f"[data-testid='attn-cell-{i}-{j}']")
+        assert got["weight"][1] == cell.text_content() == f"{e[j] / e.sum():.4f}"
+        assert root.locator("[data-testid='attn-step-query']").input_value() == str(i)
+        assert root.locator("[data-testid='attn-step-key']").input_value() == str(j)
+
+    root.locator("[data-testid='attn-rect-2-4']").click()
+    check(2, 4)
+    # the selected rows of Q and K are highlighted
+    assert root.locator("[data-testid='attn-step-Q'] tr.nlpw-hl th").text_content().startswith("2:")
+    assert root.locator("[data-testid='attn-step-K'] tr.nlpw-hl th").text_content().startswith("4:")
+    # keyboard: the heatmap keeps focus and the arrow keys move the selected cell
+    root.locator("[data-testid='attn-heatmap']").focus()
+    page.keyboard.press("ArrowRight")
+    check(2, 5)
+    page.keyboard.press("ArrowDown")
+    check(3, 5)
+    assert log.console_errors == [] and log.page_errors == []
+
+
+def test_attention_step_panel_on_a_phone_follows_a_tap(open_page):
+    page, log = open_page("book/attention.html", width=390)
+    root = page.locator("[data-testid='attn-root']").filter(has_text=STEP_TITLE).first
+    root.wait_for()
+    rect = root.locator("[data-testid='attn-rect-1-0']")
+    rect.scroll_into_view_if_needed()
+    rect.tap()
+    assert root.locator("[data-testid='attn-step-query']").input_value() == "1"
+    assert root.locator("[data-testid='attn-step-key']").input_value() == "0"
+    assert log.page_errors == []
+
+
+def test_bert_model_view_enlarges_the_clicked_thumbnail(open_page):
+    """Clicking thumbnail (layer 4, head 8) of the canvas grid shows that map, and its numbers equal the
+    explorer's for the same layer and head (3 decimals against 5 significant digits)."""
+    page, log = open_page("book/bert.html")
+    mv = page.locator("[data-testid='mv-root']").first
+    mv.wait_for()
+    grid = mv.locator("[data-testid='mv-grid']")
+    box = grid.bounding_box()
+    css_width = grid.evaluate("(c) => Number(c.style.maxWidth.replace('px', ''))")
+    s = box["width"] / css_width  # the canvas may be scaled down to the column
+    layer, head = 3, 7
+    grid.click(position={"x": (64 + head * 50 + 22) * s, "y": (20 + layer * 50 + 22) * s})
+    assert mv.locator("[data-testid='mv-layer']").input_value() == str(layer)
+    assert mv.locator("[data-testid='mv-head']").input_value() == str(head)
+    n = mv.locator("[data-testid='mv-table'] tbody tr").count()
+    shown = np.array(read_matrix(mv, "mv-cell", n, n, "data-weight"))
+    explorer = page.locator("[data-testid='attn-root']").filter(has_text="all-MiniLM-L6-v2").first
+    apply_controls(
+        explorer,
+        ATTN_RESET + [{"testid": "attn-layer", "value": str(layer)}, {"testid": "attn-head", "value": str(head)}],
+    )
+    want = np.array(read_matrix(explorer, "attn-cell", n, n, "data-weight"))
+    np.testing.assert_allclose(shown, want, atol=5e-4 + 1e-5)
+    # keyboard: arrows on the focused grid move to the neighbouring map
+    grid.focus()
+    page.keyboard.press("ArrowDown")
+    assert mv.locator("[data-testid='mv-layer']").input_value() == str(layer + 1)
+
+
+def test_lstm_gate_viewer_recomputes_the_memory_update_in_the_page(open_page):
+    # Golden numbers: Python's c_t and h_t (lstm_gate_trace of the chapter's trained LM, in data-stored);
+    # the page's JavaScript recomputes them from the 3-decimal gates it shows (c = f c_prev + i g).
+    page, log = open_page("book/rnn.html")
+    root = page.locator("[data-testid='lg-root']").first
+    root.wait_for()
+    n_steps = int(root.locator("[data-testid='lg-step']").get_attribute("max"))
+    for step in (1, 9, n_steps):
+        apply_controls(root, [{"testid": "lg-step", "value": str(step)}])
+        pairs = root.evaluate(
+            'r => Array.from(r.querySelectorAll(\'[data-testid^="lg-ccalc-"], [data-testid^="lg-hcalc-"]\'),'
+            " e => [Number(e.getAttribute('data-value')), Number(e.getAttribute('data-stored'))])"
+        )
+        assert len(pairs) >= 2
+        np.testing.assert_allclose(*np.array(pairs).T, atol=2e-3, err_msg=f"step {step}")
+        forget = root.evaluate(
+            "r => Array.from(r.querySelectorAll('[data-testid^=\"lg-f-\"]'), e => Number(e.getAttribute('data-value')))"
+        )
+        assert forget and all(0 <= f <= 1 for f in forget)
+    # Keyboard on the heatmap: Home, then one step right.
+    root.locator("[data-testid='lg-heatmap']").focus()
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    assert root.locator("[data-testid='lg-step']").input_value() == "2"
+    assert "Step 2," in root.locator("[data-testid='lg-readout']").inner_text()
     assert log.console_errors == [] and log.page_errors == []

@@ -1,4 +1,6 @@
-"""The n-gram chapter's checkers accept the reference solutions and reject typical mistakes."""
+"""The n-gram chapter's checkers accept independent right answers and reject typical mistakes with a
+specific hint. The right answers below are written from the formulas (dicts and Counters), not from
+the package or the checkers' references."""
 
 from __future__ import annotations
 
@@ -9,174 +11,238 @@ import pytest
 
 from nlp_helpers.exercises.checker import STRICT_ENV
 from nlp_helpers.ngram.exercises import (
-    check_add_k_prob,
-    check_bigram_mle,
-    check_continuation_counts,
-    check_kn_bigram_prob,
+    CATS,
+    CATS_HELD_OUT,
+    check_mkn_discounts,
+    check_modified_kn,
+    check_ngram_mle,
     check_sentence_perplexity,
+    check_tune_add_k,
 )
+from nlp_helpers.ngram.models import NGramLM
+from tests.exercise_helpers import stub
 
 
-# ----- reference solutions (the same as in book/ngram.ipynb) ---------------------------------
-def _bigrams(sentences):
+# ----- independent right answers ------------------------------------------------------------
+def _grams(sentences, n):
+    """(context, word) of every predicted position, with n-1 <s> in front and one </s>."""
     for s in sentences:
-        toks = ["<s>", *s, "</s>"]
-        yield from zip(toks, toks[1:])
+        toks = ["<s>"] * (n - 1) + list(s) + ["</s>"]
+        for i in range(n - 1, len(toks)):
+            yield tuple(toks[i - n + 1 : i]), toks[i]
 
 
-def bigram_mle(sentences, prev, word):
-    pairs = Counter(_bigrams(sentences))
-    context = sum(c for (h, _), c in pairs.items() if h == prev)
-    return pairs[(prev, word)] / context if context else 0.0
+def ngram_mle(sentences, context, word):
+    pairs = Counter(_grams(sentences, len(context) + 1))
+    total = sum(c for (h, _), c in pairs.items() if h == tuple(context))
+    return pairs[(tuple(context), word)] / total if total else 0.0
 
 
-def add_k_prob(bigram_count, context_count, vocab_size, k):
-    if k <= 0:
-        raise ValueError(f"k must be > 0, got {k}")
-    return (bigram_count + k) / (context_count + k * vocab_size)
+def _add_k_pp(train, held_out, k, *, extra_vocab=2, count_end=True):
+    words = {w for s in train for w in s}
+    pairs = Counter(_grams(train, 2))
+    ctx = Counter()
+    for (h, _), c in pairs.items():
+        ctx[h] += c
+    V = len(words) + extra_vocab
+    logs = []
+    for s in held_out:
+        toks = ["<s>"] + [w if w in words else "<UNK>" for w in s] + (["</s>"] if count_end else [])
+        for h, w in zip(toks, toks[1:]):
+            logs.append(math.log2((pairs[((h,), w)] + k) / (ctx[(h,)] + k * V)))
+    return 2 ** (-sum(logs) / len(logs))
+
+
+def tune_add_k(train, held_out, ks):
+    pps = [_add_k_pp(train, held_out, k) for k in ks]
+    return ks[pps.index(min(pps))], pps
 
 
 def sentence_perplexity(lm, sentence):
     toks = ["<s>"] * (lm.n - 1) + list(sentence) + ["</s>"]
-    logs = [math.log2(lm.prob(toks[i], toks[i - lm.n + 1 : i] if lm.n > 1 else [])) for i in range(lm.n - 1, len(toks))]
+    logs = [lm.logprob(toks[i], toks[i - lm.n + 1 : i] if lm.n > 1 else []) for i in range(lm.n - 1, len(toks))]
     return 2 ** (-sum(logs) / len(logs))
 
 
-def continuation_counts(sentences):
-    left = defaultdict(set)
-    for prev, word in _bigrams(sentences):
-        left[word].add(prev)
-    return {w: len(s) for w, s in left.items()}
+def mkn_discounts(counts):
+    n = Counter(counts)
+    y = n[1] / (n[1] + 2 * n[2])
+    return 1 - 2 * y * n[2] / n[1], 2 - 3 * y * n[3] / n[2], 3 - 4 * y * n[4] / n[3]
 
 
-def kn_bigram_prob(sentences, prev, word, d=0.75):
+def modified_kn(sentences, n, discounts, *, lower_uses_counts=False, one_discount=False, gamma_one=False):
+    """Interpolated modified Kneser-Ney from dicts (the wrong-answer switches make typical mistakes)."""
     words = {w for s in sentences for w in s}
-    word = word if word in words or word == "</s>" else "<UNK>"
-    prev = prev if prev in words or prev == "<s>" else "<UNK>"
-    pairs = Counter(_bigrams(sentences))
-    cont = continuation_counts(sentences)
-    n_types, vocab_size = len(pairs), len(words) + 2
-    p_base = max(cont.get(word, 0) - d, 0) / n_types + d * len(cont) / n_types / vocab_size
-    followers = [c for (h, _), c in pairs.items() if h == prev]
-    if not followers:
-        return p_base
-    c_h = sum(followers)
-    return max(pairs[(prev, word)] - d, 0) / c_h + d * len(followers) / c_h * p_base
+    V = len(words | {"</s>", "<UNK>"})
+    table = {n: Counter(h + (w,) for h, w in _grams(sentences, n))}
+    left = defaultdict(set)
+    for g in table[n]:
+        for k in range(1, n):
+            left[g[n - k :]].add(g[n - k - 1])
+    for k in range(1, n):
+        table[k] = Counter({g: len(s) for g, s in left.items() if len(g) == k})
+        if lower_uses_counts:
+            table[k] = Counter(h + (w,) for h, w in _grams(sentences, k))
+    stats = {}
+    for k, t in table.items():
+        total, by_class = Counter(), defaultdict(lambda: [0, 0, 0])
+        for g, c in t.items():
+            total[g[:-1]] += c
+            by_class[g[:-1]][min(c, 3) - 1] += 1
+        stats[k] = total, by_class
+
+    def disc(k, c):
+        d = discounts[k - 1]
+        return 0.0 if c == 0 else d[0] if one_discount else d[min(c, 3) - 1]
+
+    def prob(word, context):
+        word = word if word in words or word == "</s>" else "<UNK>"
+        p = 1 / V
+        for k in range(1, n + 1):
+            h = tuple(context)[len(context) - k + 1 :] if k > 1 else ()
+            total, by_class = stats[k]
+            if total[h] == 0:
+                continue
+            c = table[k][h + (word,)]
+            d = discounts[k - 1]
+            gamma = sum(x * m for x, m in zip(d, by_class[h])) / total[h]
+            if gamma_one:
+                gamma = d[0] * sum(by_class[h]) / total[h]
+            p = max(c - disc(k, c), 0) / total[h] + gamma * p
+        return p
+
+    return prob
+
+
+def test_hand_worked_add_one():
+    """P(the dog ran) under add-one on CATS, from the counts by hand: |V| = 7 words + </s> + <UNK>."""
+    p = (3 + 1) / (5 + 9) * (1 + 1) / (4 + 9) * (0 + 1) / (2 + 9) * (1 + 1) / (1 + 9)
+    assert NGramLM(2, "laplace").fit(CATS).perplexity([["the", "dog", "ran"]]) == pytest.approx(
+        p ** (-1 / 4), rel=1e-12
+    )
+    assert _add_k_pp(CATS, [["the", "dog", "ran"]], 1.0) == pytest.approx(p ** (-1 / 4), rel=1e-12)
+    assert len(CATS_HELD_OUT) == 3
 
 
 @pytest.mark.parametrize(
     "checker,solution",
     [
-        (check_bigram_mle, bigram_mle),
-        (check_add_k_prob, add_k_prob),
+        (check_ngram_mle, ngram_mle),
+        (check_tune_add_k, tune_add_k),
         (check_sentence_perplexity, sentence_perplexity),
-        (check_continuation_counts, continuation_counts),
-        (check_kn_bigram_prob, kn_bigram_prob),
+        (check_mkn_discounts, mkn_discounts),
+        (check_modified_kn, modified_kn),
     ],
 )
-def test_reference_solutions_pass(checker, solution):
+def test_right_answers_pass(checker, solution):
     result = checker(solution)
     assert result.passed, str(result)
 
 
-def _stub(*args):
-    raise NotImplementedError
-
-
 @pytest.mark.parametrize(
-    "checker",
-    [check_bigram_mle, check_add_k_prob, check_sentence_perplexity, check_continuation_counts, check_kn_bigram_prob],
+    "checker", [check_ngram_mle, check_tune_add_k, check_sentence_perplexity, check_mkn_discounts, check_modified_kn]
 )
 def test_stubs_are_not_yet(checker):
-    assert checker(_stub).status == "not yet"
+    assert checker(stub).status == "not yet"
 
 
-# ----- typical wrong answers -------------------------------------------------------------
-def bigram_mle_no_padding(sentences, prev, word):
-    pairs = Counter(p for s in sentences for p in zip(s, s[1:]))
-    context = sum(c for (h, _), c in pairs.items() if h == prev)
-    return pairs[(prev, word)] / context if context else 0.0
+# ----- typical wrong answers -------------------------------------------------------------------
+def ngram_mle_one_start(sentences, context, word):  # one <s> whatever the order
+    pairs = Counter()
+    for s in sentences:
+        toks = ["<s>", *s, "</s>"]
+        m = len(context)
+        for i in range(max(m, 1), len(toks)):
+            pairs[(tuple(toks[i - m : i]), toks[i])] += 1
+    total = sum(c for (h, _), c in pairs.items() if h == tuple(context))
+    return pairs[(tuple(context), word)] / total if total else 0.0
 
 
-def bigram_mle_divides_by_zero(sentences, prev, word):
-    pairs = Counter(_bigrams(sentences))
-    return pairs[(prev, word)] / sum(c for (h, _), c in pairs.items() if h == prev)
+def ngram_mle_counts_start(sentences, context, word):  # the unigram denominator counts <s>
+    if not context:
+        toks = [t for s in sentences for t in ["<s>", *s, "</s>"]]
+        return toks.count(word) / len(toks)
+    return ngram_mle(sentences, context, word)
 
 
-def add_k_forgets_vocabulary(bigram_count, context_count, vocab_size, k):
-    if k <= 0:
-        raise ValueError("k")
-    return (bigram_count + k) / (context_count + k)
+def ngram_mle_divides_by_zero(sentences, context, word):
+    pairs = Counter(_grams(sentences, len(context) + 1))
+    return pairs[(tuple(context), word)] / sum(c for (h, _), c in pairs.items() if h == tuple(context))
 
 
-def add_k_no_check(bigram_count, context_count, vocab_size, k):
-    return (bigram_count + k) / (context_count + k * vocab_size)
+def tune_add_k_no_unk(train, held_out, ks):
+    pps = [_add_k_pp(train, held_out, k, extra_vocab=1) for k in ks]
+    return ks[pps.index(min(pps))], pps
+
+
+def tune_add_k_no_end(train, held_out, ks):
+    pps = [_add_k_pp(train, held_out, k, count_end=False) for k in ks]
+    return ks[pps.index(min(pps))], pps
+
+
+def tune_add_k_max(train, held_out, ks):
+    pps = [_add_k_pp(train, held_out, k) for k in ks]
+    return ks[pps.index(max(pps))], pps
 
 
 def perplexity_without_end(lm, sentence):
     toks = ["<s>"] * (lm.n - 1) + list(sentence)
+    logs = [lm.logprob(toks[i], toks[i - lm.n + 1 : i] if lm.n > 1 else []) for i in range(lm.n - 1, len(toks))]
+    return 2 ** (-sum(logs) / len(logs))
+
+
+def perplexity_from_probs(lm, sentence):
+    toks = ["<s>"] * (lm.n - 1) + list(sentence) + ["</s>"]
     logs = [math.log2(lm.prob(toks[i], toks[i - lm.n + 1 : i] if lm.n > 1 else [])) for i in range(lm.n - 1, len(toks))]
     return 2 ** (-sum(logs) / len(logs))
 
 
-def perplexity_counts_start(lm, sentence):
+def perplexity_skips_zeros(lm, sentence):
     toks = ["<s>"] * (lm.n - 1) + list(sentence) + ["</s>"]
-    logs = [math.log2(lm.prob(toks[i], toks[i - lm.n + 1 : i] if lm.n > 1 else [])) for i in range(lm.n - 1, len(toks))]
-    return 2 ** (-sum(logs) / (len(logs) + 1))
+    logs = [lm.logprob(toks[i], toks[i - lm.n + 1 : i] if lm.n > 1 else []) for i in range(lm.n - 1, len(toks))]
+    logs = [x for x in logs if x > -math.inf]
+    return 2 ** (-sum(logs) / len(logs))
 
 
-def continuation_counts_with_duplicates(sentences):
-    left = Counter(word for _, word in _bigrams(sentences))
-    return dict(left)
+def discounts_wrong_y(counts):
+    n = Counter(counts)
+    y = n[1] / (n[1] + n[2])
+    return 1 - 2 * y * n[2] / n[1], 2 - 3 * y * n[3] / n[2], 3 - 4 * y * n[4] / n[3]
 
 
-def kn_without_uniform_base(sentences, prev, word, d=0.75):
-    pairs = Counter(_bigrams(sentences))
-    cont = continuation_counts(sentences)
-    p_base = cont.get(word, 0) / len(pairs)  # nltk's base: no mass for unseen words
-    followers = [c for (h, _), c in pairs.items() if h == prev]
-    if not followers:
-        return p_base
-    c_h = sum(followers)
-    return max(pairs[(prev, word)] - d, 0) / c_h + d * len(followers) / c_h * p_base
-
-
-def kn_with_raw_unigram(sentences, prev, word, d=0.75):
-    words = {w for s in sentences for w in s}
-    word = word if word in words or word == "</s>" else "<UNK>"
-    unigrams = Counter(w for _, w in _bigrams(sentences))
-    pairs = Counter(_bigrams(sentences))
-    p_base = max(unigrams[word] - d, 0) / sum(unigrams.values()) + d * len(unigrams) / sum(unigrams.values()) / (
-        len(words) + 2
-    )
-    followers = [c for (h, _), c in pairs.items() if h == prev]
-    if not followers:
-        return p_base
-    c_h = sum(followers)
-    return max(pairs[(prev, word)] - d, 0) / c_h + d * len(followers) / c_h * p_base
+def discounts_wrong_d3(counts):
+    d1, d2, _ = mkn_discounts(counts)
+    n = Counter(counts)
+    y = n[1] / (n[1] + 2 * n[2])
+    return d1, d2, 3 - 4 * y * sum(v for c, v in n.items() if c >= 4) / n[3]
 
 
 @pytest.mark.parametrize(
     "checker,wrong,fragment",
     [
-        (check_bigram_mle, bigram_mle_no_padding, "<s>"),
-        (check_bigram_mle, bigram_mle_divides_by_zero, "ZeroDivisionError"),
-        (check_add_k_prob, add_k_forgets_vocabulary, "vocabulary size"),
-        (check_add_k_prob, add_k_no_check, "k must be > 0"),
+        (check_ngram_mle, ngram_mle_one_start, "n - 1 <s>"),
+        (check_ngram_mle, ngram_mle_counts_start, "never <s>"),
+        (check_ngram_mle, ngram_mle_divides_by_zero, "ZeroDivisionError"),
+        (check_tune_add_k, tune_add_k_no_unk, "<UNK>"),
+        (check_tune_add_k, tune_add_k_no_end, "</s>"),
+        (check_tune_add_k, tune_add_k_max, "LOWEST"),
         (check_sentence_perplexity, perplexity_without_end, "</s>"),
-        (check_sentence_perplexity, perplexity_counts_start, "</s>"),
-        (check_continuation_counts, continuation_counts_with_duplicates, "distinct"),
-        (check_kn_bigram_prob, kn_without_uniform_base, "base level"),
-        (check_kn_bigram_prob, kn_with_raw_unigram, "base level"),
+        (check_sentence_perplexity, perplexity_from_probs, "math domain error"),
+        (check_sentence_perplexity, perplexity_skips_zeros, "should be inf"),
+        (check_mkn_discounts, discounts_wrong_y, "Y = n1 / (n1 + 2 n2)"),
+        (check_mkn_discounts, discounts_wrong_d3, "counts above 4"),
+        (check_modified_kn, lambda s, n, d: modified_kn(s, n, d, lower_uses_counts=True), "continuation counts"),
+        (check_modified_kn, lambda s, n, d: modified_kn(s, n, d, one_discount=True), "Discount per count class"),
+        (check_modified_kn, lambda s, n, d: modified_kn(s, n, d, gamma_one=True), "gamma"),
     ],
 )
 def test_wrong_answers_are_rejected_with_a_hint(checker, wrong, fragment):
     result = checker(wrong)
     assert result.status == "wrong", str(result)
-    assert fragment in result.message
+    assert fragment in result.message, result.message
 
 
 def test_strict_mode_raises(monkeypatch):
     monkeypatch.setenv(STRICT_ENV, "1")
     with pytest.raises(AssertionError):
-        check_add_k_prob(add_k_forgets_vocabulary)
+        check_tune_add_k(tune_add_k_max)

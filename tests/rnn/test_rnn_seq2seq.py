@@ -145,3 +145,19 @@ def test_bad_input():
         Seq2Seq(3)
     with pytest.raises(ValueError, match="max_len must be >= 1"):
         model.greedy_decode(torch.tensor([[3, 4]]), torch.tensor([2]), 0)
+
+
+def test_source_reversal_study_is_complete_and_its_scores_are_consistent(monkeypatch, tmp_path):
+    from nlp_helpers.rnn import seq2seq
+
+    study = seq2seq.source_reversal_study()
+    assert set(study.setting) == {"source reversed", "source in order"}
+    counts = study.groupby("setting").seed.nunique()
+    assert (counts >= 5).all() and counts.nunique() == 1  # the same seeds for both settings
+    scores = study.drop(columns=["setting", "seed"])
+    assert ((scores >= 0) & (scores <= 1)).all().all()
+    # exact outputs are rarer than right tokens, and rarer for longer sources
+    assert (study["exact 3–5"] >= study["exact 11–12"]).all()
+    monkeypatch.setattr(seq2seq, "STUDY_FILE", tmp_path / "missing.json")
+    with pytest.raises(FileNotFoundError, match="benchmarks.seed_study_rnn"):
+        seq2seq.source_reversal_study()

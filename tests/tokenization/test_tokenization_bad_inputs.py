@@ -13,6 +13,7 @@ import pytest
 from nlp_helpers.tokenization import bpe as BP  # noqa: E402
 from nlp_helpers.tokenization import edit_distance as ED  # noqa: E402
 from nlp_helpers.tokenization import segmentation as SEG  # noqa: E402
+from nlp_helpers.tokenization import unigram_train as UT  # noqa: E402
 from nlp_helpers.tokenization import words as TK  # noqa: E402
 from tests.bad_inputs import Bad, Edge, bad, edge, run_bad, run_edge
 
@@ -111,6 +112,42 @@ BAD = [
         ValueError,
         "which must be one of",
     ),
+    # --- unigram_train
+    bad(
+        "unigram_train.expected_counts-list", lambda: UT.expected_counts(["ab"], {"a": -1.0}), TypeError, "word_counts"
+    ),
+    bad(
+        "unigram_train.expected_counts-float-count",
+        lambda: UT.expected_counts({"a": 1.5}, {"a": -1.0}),
+        ValueError,
+        "word_counts",
+    ),
+    bad(
+        "unigram_train.expected_counts-bool-count",
+        lambda: UT.expected_counts({"a": True}, {"a": -1.0}),
+        ValueError,
+        "word_counts",
+    ),
+    bad("unigram_train.expected_counts-nan", lambda: UT.expected_counts({"a": 1}, {"a": NAN}), ValueError, "log_probs"),
+    bad(
+        "unigram_train.expected_counts-uncoverable",
+        lambda: UT.expected_counts({"ab": 1}, {"a": -1.0}),
+        ValueError,
+        "cannot be written",
+    ),
+    bad(
+        "unigram_train.seed_vocabulary-max-len-0",
+        lambda: UT.seed_vocabulary({"ab": 1}, 5, max_piece_length=0),
+        ValueError,
+        "max_piece_length",
+    ),
+    bad(
+        "unigram_train.train_unigram-shrink-nan",
+        lambda: UT.train_unigram({"ab": 1}, 2, shrink=NAN),
+        ValueError,
+        "shrink",
+    ),
+    bad("unigram_train.train_unigram-vocab-float", lambda: UT.train_unigram({"ab": 1}, 2.5), TypeError, "vocab_size"),
 ]
 
 
@@ -122,6 +159,11 @@ EDGE = [
         lambda t: t == ["<0xE6>", "<0x97>", "<0xA5>"],
     ),
     edge("bpe.BPE.encode-empty", lambda: bpe().encode(""), lambda t: t == []),
+    edge(
+        "unigram_train.train_unigram-fewer-characters-than-the-vocabulary-size-asks",
+        lambda: UT.train_unigram({"abc": 2}, 2, seed_size=5).log_probs,
+        lambda lp: {"a", "b", "c"} <= set(lp),  # characters are never pruned
+    ),
     edge("bpe.merge_pair-str-symbols", lambda: BP.merge_pair("abab", ("a", "b"), "ab"), lambda t: t == ["ab", "ab"]),
     edge("bpe.train_merges_naive-empty", lambda: BP.train_merges_naive({}, 5), lambda m: m == []),
     edge(

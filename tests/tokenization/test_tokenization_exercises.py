@@ -8,6 +8,7 @@ import re
 import numpy as np
 import pytest
 from nltk import edit_distance as nltk_edit_distance
+from tokenizers import Tokenizer, models, pre_tokenizers
 
 from nlp_helpers.exercises.checker import STRICT_ENV
 from nlp_helpers.tokenization.bpe import merge_pair, pretokenize
@@ -125,17 +126,24 @@ def test_osa_checker():
 
 
 # --------------------------------------------------------------------------- byte-level BPE encode
-def encode_ids_ok(text, merges):
-    out = []
-    for chunk in pretokenize(text):
-        ids = list(chunk.encode("utf-8"))
-        while len(ids) > 1:
-            pair = min(zip(ids, ids[1:]), key=lambda p: merges.get(p, math.inf))
-            if pair not in merges:
-                break
-            ids = merge_pair(ids, pair, merges[pair])
-        out.extend(ids)
-    return out
+def encode_ids_huggingface(text, merges):
+    """An independent right answer: Hugging Face's byte-level BPE model built from the same merge table.
+
+    The vocabulary maps GPT-2's printable stand-in of each byte to the byte's value and every merged
+    symbol to its new id; the merges are listed in the order of their ids (their rank). Hugging Face's
+    ``ByteLevel`` pre-tokenizer applies GPT-2's split pattern, so nothing of the checker is reused.
+    """
+    byte_char = bytes_to_unicode()
+    spelled = {b: c for b, c in byte_char.items()}  # id -> the token's string in GPT-2's alphabet
+    vocab = {c: b for b, c in byte_char.items()}
+    hf_merges = []
+    for (left, right), new in sorted(merges.items(), key=lambda kv: kv[1]):
+        spelled[new] = spelled[left] + spelled[right]
+        vocab[spelled[new]] = new
+        hf_merges.append((spelled[left], spelled[right]))
+    tok = Tokenizer(models.BPE(vocab=vocab, merges=hf_merges))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=True)
+    return tok.encode(text).ids if text else []
 
 
 def encode_ids_leftmost(text, merges):  # applies the leftmost known pair instead of the earliest merge
@@ -174,8 +182,9 @@ def _whole(text, merges):
     return ids
 
 
-def test_bpe_encode_checker_and_reference_against_byte_level_bpe():
-    # Independent reference: our byte-level BPE (which equals Hugging Face's), its merges turned into ids.
+def test_bpe_encode_checker_accepts_huggingface_bpe_built_from_the_same_merges():
+    # The Hugging Face answer agrees with our byte-level BPE (trained separately) on text with
+    # contractions and two-byte characters: it is a right answer that shares no code with the checker.
     byte_bpe = ByteLevelBPE.train(["hello hello world, héllo wörld! low lower lowest " * 3], 40)
     char_to_id = {c: b for b, c in bytes_to_unicode().items()}
     merges, token_id = {}, dict(char_to_id)
@@ -183,8 +192,10 @@ def test_bpe_encode_checker_and_reference_against_byte_level_bpe():
         merges[(token_id[left], token_id[right])] = 256 + k
         token_id.setdefault(left + right, 256 + k)
     for text in ["hello world", "héllo lowest wörld!", "I don't"]:
-        assert encode_ids_ok(text, merges) == [token_id[t] for t in byte_bpe.encode(text)]
-    assert check_bpe_encode(encode_ids_ok).passed
+        assert encode_ids_huggingface(text, merges) == [token_id[t] for t in byte_bpe.encode(text)]
+    assert encode_ids_huggingface("hello", BPE_ID_MERGES) == [259]  # h+e, l+l, he+ll, hell+o: worked by hand
+    assert encode_ids_huggingface("abc", {(98, 99): 256, (97, 98): 257}) == [97, 256]
+    assert check_bpe_encode(encode_ids_huggingface).passed
     assert check_bpe_encode(stub).status == "not yet"
     assert "learned first" in check_bpe_encode(encode_ids_leftmost).message
     assert "UTF-8" in check_bpe_encode(encode_ids_characters).message

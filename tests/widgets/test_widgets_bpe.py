@@ -158,6 +158,20 @@ def test_js_replay_equals_python_state(tmp_path, chapter_bpe):
         assert js["fired"][step] == state["merge_count"], step
 
 
+def test_js_outlines_the_tokens_the_current_merge_made_and_has_a_legend(tmp_path):
+    from tests.widget_node import run_widget_js
+
+    w = BPEStepper("low lower lowest slow", [("l", "o"), ("lo", "w"), ("e", "r"), ("x", "y")])
+    state = {"chunks": w.chunks, "merges": w.merges, "step": 1, "text": w.text}
+    # the tiny Node DOM has no removeAttribute; add it for this module only
+    esm = "Node.prototype.removeAttribute = function (k) { delete this.attributes[k]; };\n" + load_esm("bpe.js")
+    for step, want in [(1, 4), (2, 4), (3, 1), (4, 0)]:  # "lo" x4, "low" x4, "er" x1, "xy" never
+        out = run_widget_js(esm, state, [{"testid": "bpe-step", "value": str(step)}], tmp_path)
+        assert out["bpe-merge"]["attrs"]["data-highlighted"] == str(want), step
+        assert want == w.state(step)["tokens"].count("".join(w.merges[step - 1]))  # hand count = Python's state
+    assert "Outlined" in out["bpe-legend"]["text"]
+
+
 # --------------------------------------------------------------------------- golden file
 def test_golden_file_is_current_and_independently_correct(chapter_bpe):
     golden = json.loads(GOLDEN.read_text(encoding="utf-8"))

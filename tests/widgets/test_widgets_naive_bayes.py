@@ -94,7 +94,7 @@ def test_golden_file_is_current():
 
 def test_javascript_shows_the_same_log_odds_as_python(tmp_path):
     w = NaiveBayesExplorer(chapter_model(), SENTENCES[0])
-    state = {k: getattr(w, k) for k in ("words", "ratios", "prior_log_odds", "class_names", "pattern", "text")}
+    state = {k: getattr(w, k) for k in ("ratio_groups", "prior_log_odds", "class_names", "pattern", "text")}
     for s in SENTENCES:
         out = run_widget_js(w._esm, state, [{"testid": "nb-text", "value": s}], tmp_path)
         assert float(out["nb-logodds"]["attrs"]["data-value"]) == pytest.approx(w.log_odds(s), abs=1e-9)

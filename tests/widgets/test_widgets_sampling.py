@@ -386,6 +386,21 @@ def test_softmax_js_matches_python_at_a_new_temperature(tmp_path):
     np.testing.assert_allclose(_probs(out, "softmax", 4), w.probabilities(2.5), atol=1e-12)
 
 
+def test_softmax_js_shows_each_step_of_the_computation(tmp_path):
+    z = np.array([2.0, 1.0, 0.1, -1.0])
+    w = SoftmaxTemperature(z, list("abcd"))
+    out = _run_js(w, [{"testid": "softmax-temperature", "value": "0.5"}], tmp_path)
+    e = np.exp(z / 0.5 - (z / 0.5).max())  # exp(z / T - max), by hand
+    for i in range(4):
+        row = out[f"softmax-step-{i}"]["text"]
+        assert f"{z[i] / 0.5:.3f}" in row
+    assert float(out["softmax-sum"]["attrs"]["data-sum"]) == pytest.approx(e.sum(), rel=1e-12)
+    want = torch.softmax(torch.tensor(z, dtype=torch.float64) / 0.5, 0).numpy()
+    np.testing.assert_allclose(_probs(out, "softmax", 4), want, rtol=1e-12)
+    out = _run_js(w, [{"testid": "softmax-temperature", "value": "0"}], tmp_path)
+    assert "greedy" in out["softmax-root"]["text"] and "softmax-steps" not in out
+
+
 # ---- the golden file --------------------------------------------------------------------------------
 
 
@@ -415,3 +430,58 @@ def test_golden_logits_are_what_smollm2_gives_the_chapter():
 if __name__ == "__main__":  # regenerate the golden file
     GOLDEN.write_text(json.dumps(golden_data(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {GOLDEN}", file=sys.stderr)
+
+
+# ---- the state the page carries: rounded to what the display needs ------------------------------
+
+
+def _golden_record_as_from_model():
+    """The golden prompt as ``from_model`` ships it: full-precision logits, tail on the 0.01 grid with float noise."""
+    g = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    tail = {
+        "logits": [float(v) for v in np.round(np.array(g["tail"]["logits"]) / 0.01) * 0.01],
+        "counts": g["tail"]["counts"],
+    }
+    return g, {"prompt": g["prompt"], "tokens": g["tokens"], "logits": g["logits"], "tail": tail}
+
+
+def _displayed(res):
+    """What the page shows: probabilities with 4 decimals (table), entropy with 3, the nucleus size."""
+    return [f"{q:.4f}" for q in res["probs"]] + [f"{res['other']:.4f}", f"{res['entropy']:.3f}", str(res["nucleus"])]
+
+
+def test_serialized_prompts_are_rounded_and_below_the_size_budget():
+    _, rec = _golden_record_as_from_model()
+    w = NextTokenExplorer([rec] * 4)  # the chapter's explorer has 4 prompts like this one
+    size = len(json.dumps(w.prompts))
+    # Measured: 89,452 bytes for 4 prompts (106,692 before rounding); budget 24 KB per prompt.
+    assert size < 4 * 24_000, size
+    shipped = w.prompts[0]["logits"]
+    assert all(len(repr(v).split(".")[-1]) <= 6 for v in shipped)
+    np.testing.assert_allclose(shipped, sorted(rec["logits"], reverse=True), rtol=0, atol=5e-7 + 1e-12)
+    tail = w.prompts[0]["tail"]["logits"]
+    assert all(len(repr(v).split(".")[-1]) <= 2 for v in tail)  # 13.12, not 13.120000000000001
+    np.testing.assert_allclose(tail, rec["tail"]["logits"], rtol=0, atol=1e-9)
+    assert max(tail) <= min(shipped)
+    sm = SoftmaxTemperature([1 / 3, 2 / 3, 1.0], ["a", "b", "c"])
+    assert sm.logits == [0.333333, 0.666667, 1.0]
+
+
+@pytest.mark.parametrize("t", [0.0, 0.05, 0.3, 0.7, 1.0, 1.3, 2.0, 3.0])
+def test_rounding_keeps_the_displayed_numbers(t):
+    # The unrounded record is the reference. Logits rounded to 6 decimals move a probability by at most
+    # 5e-7 / (2 T) <= 5e-6 (T >= 0.05), so a displayed digit (4 decimals) may differ only where the
+    # exact value lies within 1e-5 of a rounding boundary of the display.
+    _, rec = _golden_record_as_from_model()
+    page = NextTokenExplorer([rec]).prompts[0]
+    for k, p in [(0, 1.0), (0, 0.9), (0, 0.5), (5, 1.0), (10, 0.85), (40, 1.0), (50, 0.95), (1, 1.0)]:
+        exact = compact_filter(rec["logits"], rec["tail"], t, k, p)
+        shown = compact_filter(page["logits"], page["tail"], t, k, p)
+        assert shown["nucleus"] == exact["nucleus"], (t, k, p)
+        values = [*exact["probs"], exact["other"], exact["entropy"]]
+        digits = [4] * (len(values) - 1) + [3]
+        for a, b, va, d in zip(_displayed(exact), _displayed(shown), values, digits):
+            near_boundary = abs((va * 10**d) % 1 - 0.5) < 1e-5 * 10**d
+            assert a == b or near_boundary, (t, k, p, a, b)
+        bound = 5e-7 / (2 * t) if t else 0.0
+        np.testing.assert_allclose(shown["probs"], exact["probs"], rtol=0, atol=bound + 1e-12)

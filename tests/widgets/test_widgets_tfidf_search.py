@@ -145,6 +145,24 @@ def test_js_ranks_the_golden_documents_after_typing_the_query(tmp_path):
     assert "tfidf-term-tampa" in out
 
 
+def test_js_splits_each_cosine_into_the_query_terms_shares_as_sklearn(tmp_path):
+    ref = TfidfVectorizer(token_pattern=TOKEN_PATTERN)
+    x = ref.fit_transform(lee_documents()).toarray()
+    q = ref.transform([QUERY]).toarray().ravel()
+    out = _run_js(TfidfSearch(query="", top_k=3), [{"testid": "tfidf-query", "value": QUERY}], tmp_path)
+    vocab = ref.vocabulary_
+    for r in range(3):
+        doc = int(out[f"tfidf-result-{r}"]["attrs"]["data-document"])
+        parts = dict(p.split(":") for p in out[f"tfidf-contrib-{r}"]["attrs"]["data-values"].split(";"))
+        want = {t: q[vocab[t]] * x[doc, vocab[t]] for t in widget_tokens(QUERY) if q[vocab[t]] * x[doc, vocab[t]] > 0}
+        assert set(parts) == set(want)
+        for t, v in want.items():
+            assert float(parts[t]) == pytest.approx(v, abs=1e-5)  # the page's weights have 6 decimals
+        assert sum(map(float, parts.values())) == pytest.approx(
+            float(out[f"tfidf-result-{r}"]["attrs"]["data-score"]), abs=1e-12
+        )
+
+
 def test_js_reports_a_query_with_no_known_word_and_shows_markup_as_text(tmp_path):
     out = _run_js(TfidfSearch(), [{"testid": "tfidf-query", "value": "<blink>zzzz</blink>"}], tmp_path)
     assert not any(k.startswith("tfidf-result-") for k in out)

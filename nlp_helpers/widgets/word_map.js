@@ -1,0 +1,149 @@
+// WordMap: word vectors on a 2-D map; neighbours and analogies computed here in full dimension.
+// cos(u, v) = u.v / (|u| |v|);  3CosAdd(a, b, c) = argmax_w cos(w, b - a + c) over w not in {a, b, c}.
+// _common.js (h, svg, select, fmt, srOnly, setTrait) is prepended by nlp_helpers.widgets.assets.load_esm.
+
+const GROUP_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#8C6D1F", "#000000"];
+const OTHER = "#999999";
+
+const dot = (u, v) => u.reduce((s, x, i) => s + x * v[i], 0);
+const norm = (u) => Math.sqrt(dot(u, u));
+export const cosine = (u, v) => dot(u, v) / (norm(u) * norm(v));
+
+// The k words most similar to `query` (a vector), skipping the indices in `exclude`: [{i, cos}].
+export function nearest(unit, query, k, exclude = new Set()) {
+  const scored = [];
+  for (let i = 0; i < unit.length; i++) if (!exclude.has(i)) scored.push({ i, cos: cosine(unit[i], query) });
+  scored.sort((x, y) => y.cos - x.cos || x.i - y.i);
+  return scored.slice(0, k);
+}
+
+export function analogyQuery(unit, a, b, c) {
+  return unit[b].map((x, d) => x - unit[a][d] + unit[c][d]);
+}
+
+const W = 560;
+const H = 380;
+const PAD = 28;
+
+function render({ model, el }) {
+  const words = model.get("words");
+  const unit = model.get("unit");
+  const xy = model.get("coords");
+  const names = model.get("group_names");
+  const groupOf = model.get("group_of");
+  const index = new Map(words.map((w, i) => [w, i]));
+  const k = model.get("k");
+  const colour = (i) => (groupOf[i] >= 0 ? GROUP_COLOURS[groupOf[i] % GROUP_COLOURS.length] : OTHER);
+
+  const xs = xy.map((p) => p[0]);
+  const ys = xy.map((p) => p[1]);
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const sx = (x) => PAD + ((x - x0) / (x1 - x0 || 1)) * (W - 2 * PAD);
+  const sy = (y) => H - PAD - ((y - y0) / (y1 - y0 || 1)) * (H - 2 * PAD);
+  const at = (p) => [sx(p[0]), sy(p[1])];
+  const proj = (i) => xy[i];
+
+  const root = h("div", { class: "nlpw nlpw-wordmap", "data-testid": "wm-root" });
+  el.replaceChildren(root);
+  const options = words.map((w) => ({ value: w, label: w })).sort((p, q) => p.label.localeCompare(q.label));
+  const mode = select({
+    label: "Show",
+    options: [
+      { value: "neighbours", label: "nearest neighbours" },
+      { value: "analogy", label: "an analogy b − a + c" },
+    ],
+    value: model.get("mode"),
+    onChange: (v) => { setTrait(model, "mode", v); draw(); },
+  });
+  mode.input.setAttribute("data-testid", "wm-mode");
+  const pick = select({ label: "Word", options, value: model.get("word"), onChange: (v) => { setTrait(model, "word", v); draw(); } });
+  pick.input.setAttribute("data-testid", "wm-word");
+  const trio = ["a", "b", "c"].map((name, n) => {
+    const s = select({
+      label: name,
+      options,
+      value: model.get("analogy")[n],
+      onChange: (v) => { const t = [...model.get("analogy")]; t[n] = v; setTrait(model, "analogy", t); draw(); },
+    });
+    s.input.setAttribute("data-testid", `wm-${name}`);
+    return s;
+  });
+  const wordControls = h("div", { class: "nlpw-controls" }, [pick.root]);
+  const trioControls = h("div", { class: "nlpw-controls" }, trio.map((s) => s.root));
+  const map = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img", class: "nlpw-drawing", "data-testid": "wm-map" });
+  map.style.maxWidth = `${W}px`;
+  const lists = h("div", { class: "nlpw-wm-lists" });
+  const legend = h("div", { class: "nlpw-legend" }, names.map((g, n) =>
+    h("span", { class: "nlpw-legend-item" }, [h("span", { class: "nlpw-swatch", style: `border-top: 0.6em solid ${GROUP_COLOURS[n]}; width: 0.6em` }), g])));
+  const note = h("p", { class: "nlpw-readout", text: "The map shows two of the vectors' dimensions (principal components), so it distorts distances; the lists are computed from the full vectors." });
+  root.append(h("div", { class: "nlpw-controls" }, [mode.root]), wordControls, trioControls, h("figure", { class: "nlpw-chart" }, [map, legend]), lists, note);
+
+  function list(title, testid, rows, extra = {}) {
+    const ol = h("ol", { "data-testid": testid, "data-words": rows.map((r) => words[r.i]).join(" "), ...extra });
+    for (const r of rows) ol.append(h("li", { "data-cos": String(r.cos) }, `${words[r.i]}  ${fmt(r.cos, 3)}`));
+    return h("div", {}, [h("div", { class: "nlpw-figtitle", text: title }), ol]);
+  }
+
+  function line(p, q, attrs) {
+    const [a, b] = [at(p), at(q)];
+    map.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], ...attrs }));
+  }
+
+  function label(i, bold) {
+    const [x, y] = at(proj(i));
+    map.append(svg("text", { x: x + 6, y: y - 6, "font-size": bold ? 15 : 13, "font-weight": bold ? 700 : 400, text: words[i] }));
+  }
+
+  function draw() {
+    const analogy = model.get("mode") === "analogy";
+    wordControls.style.display = analogy ? "none" : ""; // the hidden attribute loses to display: flex
+    trioControls.style.display = analogy ? "" : "none";
+    map.replaceChildren();
+    lists.replaceChildren();
+    const labelled = new Map(); // index -> bold?
+    if (!analogy) {
+      const w = index.get(model.get("word"));
+      const near = nearest(unit, unit[w], k, new Set([w]));
+      for (const r of near) { line(proj(w), proj(r.i), { stroke: "currentColor", "stroke-opacity": 0.45 }); labelled.set(r.i, false); }
+      labelled.set(w, true);
+      lists.append(list(`Nearest to ${words[w]} (cosine)`, "wm-neighbours", near));
+      map.setAttribute("aria-label", `Map of ${words.length} words; ${words[w]} joined to its nearest neighbours ${near.map((r) => words[r.i]).join(", ")}`);
+    } else {
+      const [a, b, c] = model.get("analogy").map((x) => index.get(x));
+      const skip = new Set([a, b, c]);
+      const distinct = skip.size === 3;
+      const best = distinct ? nearest(unit, analogyQuery(unit, a, b, c), k, skip) : [];
+      const onlyC = distinct ? nearest(unit, unit[c], k, skip) : [];
+      const target = [proj(b)[0] - proj(a)[0] + proj(c)[0], proj(b)[1] - proj(a)[1] + proj(c)[1]];
+      const arrow = { stroke: "currentColor", "stroke-width": 2 };
+      line(proj(a), proj(b), arrow);
+      line(proj(c), target, { ...arrow, "stroke-dasharray": "5 3" });
+      const [tx, ty] = at(target);
+      map.append(svg("circle", { cx: tx, cy: ty, r: 5, fill: "none", stroke: "currentColor", "stroke-width": 2 }));
+      map.append(svg("text", { x: tx + 7, y: ty + 14, "font-size": 13, "font-style": "italic", text: "b − a + c" }));
+      for (const i of skip) labelled.set(i, true);
+      if (best.length) labelled.set(best[0].i, false);
+      lists.append(distinct
+        ? list(`${words[b]} − ${words[a]} + ${words[c]} (3CosAdd)`, "wm-analogy", best)
+        : h("p", { "data-testid": "wm-analogy", "data-words": "", text: "Pick three different words." }));
+      if (distinct) lists.append(list(`Nearest to ${words[c]} alone (baseline)`, "wm-only-c", onlyC));
+      map.setAttribute("aria-label", `Map of ${words.length} words with the offset from ${words[a]} to ${words[b]} drawn again from ${words[c]}`);
+    }
+    for (let i = 0; i < words.length; i++) {
+      const [x, y] = at(proj(i));
+      const dotNode = svg("circle", { cx: x, cy: y, r: labelled.get(i) ? 5 : 3.5, fill: colour(i), class: "nlpw-wm-dot", "data-word": words[i] });
+      dotNode.append(svg("title", { text: words[i] }));
+      dotNode.addEventListener("click", () => {
+        if (model.get("mode") === "analogy") return;
+        pick.input.value = words[i];
+        setTrait(model, "word", words[i]);
+        draw();
+      });
+      map.append(dotNode);
+    }
+    for (const [i, bold] of labelled) label(i, bold);
+  }
+  draw();
+}
+
+export default { render };
