@@ -10,6 +10,7 @@ import torch
 from transformers import LlamaConfig, LlamaForCausalLM
 
 from nlp_helpers.sampling.speculative import (
+    SpeculativeResult,
     accept_or_resample,
     early_exit_draft,
     greedy_decode,
@@ -139,3 +140,8 @@ def test_bad_inputs():
         early_exit_draft(object(), 1)
     with pytest.raises(TypeError, match="model"):
         model_logits_fn(3)
+
+
+def test_speculative_result_acceptance_rate():
+    assert SpeculativeResult(ids=[1, 2], target_calls=1, draft_calls=4, proposed=4, accepted=3).acceptance_rate == 0.75
+    assert np.isnan(SpeculativeResult(ids=[1], target_calls=0, draft_calls=0, proposed=0, accepted=0).acceptance_rate)
