@@ -46,6 +46,9 @@ def char_logprobs(model: TinyGPT, ids: torch.Tensor, stride: int | None = None, 
         raise TypeError("ids must be a 1-D torch tensor of integer token ids")
     if len(ids) < 2:
         raise ValueError(f"ids must hold at least 2 tokens (the first is never scored), got {len(ids)}")
+    V = model.config.vocab_size
+    if int(ids.min()) < 0 or int(ids.max()) >= V:
+        raise ValueError(f"ids must be token ids in [0, {V}), got values in [{int(ids.min())}, {int(ids.max())}]")
     T = model.block_size
     stride = check_int("stride", T // 2 if stride is None else stride, minimum=1, maximum=T)
     batch_size = check_int("batch_size", batch_size, minimum=1)
