@@ -71,7 +71,7 @@ CARDS = {
     ),
     "sampling": (
         "LLM sampling and decoding",
-        "Greedy, temperature, top-k and top-p on a real small LLM, checked against transformers.",
+        "Greedy, temperature, top-k, top-p, beam search, speculative and constrained decoding on a real small LLM.",
         "A next-token probability distribution with the top tokens kept.",
     ),
 }

@@ -6,6 +6,11 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``generate``: the autoregressive loop and measures of generated text (distinct-n, repetition).
 * ``beam``: beam search, step for step as ``transformers``' ``generate(num_beams=k)``.
 * ``tinygpt``: a character-level decoder-only transformer small enough to train on a laptop.
+* ``bpc``: bits per character of a TinyGPT on a long text (sliding windows), comparable with the n-gram and LSTM chapters.
 * ``llm``: SmolLM2-135M-Instruct, offline, and helpers around its language-model head.
 * ``exercises``: the checkers of the chapter's exercises.
+* ``penalties``: frequency and presence penalties (the decoding page, ``book/decoding.ipynb``).
+* ``speculative``: speculative decoding: the greedy loop, the accept/reject rule, an early-exit draft.
+* ``constrained``: constrained decoding with a character automaton masking the vocabulary.
+* ``decoding_exercises``: the checkers of the decoding page's exercises.
 """

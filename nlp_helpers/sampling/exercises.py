@@ -1,7 +1,8 @@
 """Checkers for the exercises of the LLM sampling chapter (``book/sampling.ipynb``).
 
 Each checker calls the student's function on hand-made inputs, compares with
-:mod:`nlp_helpers.sampling.distributions`, and tests one edge case students tend to forget.
+:mod:`nlp_helpers.sampling.distributions`, and tests one edge case students tend to forget. The hard
+exercise (a key/value cache for TinyGPT) is compared with greedy decoding that re-runs the whole sequence.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "check_nucleus",
     "check_sample_index",
     "check_distinct_n",
+    "check_generate_cached",
 ]
 
 
@@ -194,5 +196,96 @@ def check_distinct_n(fn: Callable) -> CheckResult:
             0.25,
             what='distinct_n([["go", "go", "go", "go"]], 1)',
             hint="Four unigrams, one distinct: 1/4.",
+        )
+    return ex.result
+
+
+# ------------------------------------------------------------------ hard tier: a key/value cache
+def _scaled_tinygpt(seed: int = 2):
+    """A small random TinyGPT with large weights: varied greedy outputs, no near ties (smallest top-2 gap 0.006)."""
+    import torch
+
+    from nlp_helpers.sampling.tinygpt import TinyGPT, TinyGPTConfig
+
+    gen = torch.Generator().manual_seed(seed)  # a fixed test model, independent of $NLP_SEED_OFFSET
+    model = TinyGPT(TinyGPTConfig(vocab_size=11, block_size=16, n_layers=2, n_heads=2, d_model=16))
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randn(p.shape, generator=gen) * 0.5)
+    return model.eval()
+
+
+def _greedy_uncached(model, ids, max_new_tokens: int):
+    """Greedy decoding by re-running the whole sequence every step (the reference)."""
+    import torch
+
+    with torch.no_grad():
+        for _ in range(max_new_tokens):
+            ids = torch.cat([ids, model(ids)[:, -1].argmax(-1, keepdim=True)], dim=1)
+    return ids
+
+
+def check_generate_cached(fn: Callable) -> CheckResult:
+    """``fn(model, ids, max_new_tokens)`` -> greedy ids ``(1, T + n)`` of a TinyGPT, with a per-layer key/value cache."""
+    import torch
+
+    with Checker("Greedy decoding with a key/value cache") as ex:
+        model = _scaled_tinygpt()
+        embedded = []  # how many positions go through the token embedding, call by call
+        hook = model.tok_emb.register_forward_hook(lambda mod, inp, out: embedded.append(inp[0].shape[-1]))
+        try:
+            for prompt, n in (([3, 1, 4, 1, 5], 8), ([2], 6), ([7, 0, 9, 2, 6, 5, 3, 5, 8, 9], 6)):
+                ids = torch.tensor([prompt])
+                want = _greedy_uncached(model, ids, n)[0].tolist()
+                embedded.clear()
+                got = ex.call(fn, model, ids.clone(), n)
+                if not isinstance(got, torch.Tensor) or got.dim() != 2 or got.shape[0] != 1:
+                    ex.fail(
+                        f"generate_cached(model, ids, {n}) should return a (1, T + max_new_tokens) tensor of ids, "
+                        f"got {type(got).__name__} {tuple(got.shape) if isinstance(got, torch.Tensor) else ''}. "
+                        "Concatenate the prompt and the new tokens along dim 1."
+                    )
+                got = got[0].tolist()
+                if len(got) != len(want) or got[: len(prompt)] != prompt:
+                    ex.fail(
+                        f"for the prompt {prompt} and {n} new tokens the result should have {len(want)} ids "
+                        f"starting with the prompt, got {got}. Return the prompt followed by the new tokens."
+                    )
+                new_got, new_want = got[len(prompt) :], want[len(prompt) :]
+                if new_got[0] != new_want[0]:
+                    ex.fail(
+                        f"for the prompt {prompt} the first new token should be {new_want[0]}, got {new_got[0]}. "
+                        "The first step (the prefill) processes the whole prompt and must equal model(ids): "
+                        "check the pre-norm residuals (x + attn(ln1(x)), x + mlp(ln2(x))), the causal mask, the "
+                        "position embeddings 0..T-1 and the final ln_f before lm_head."
+                    )
+                if new_got != new_want:
+                    k = next(i for i, (a, b) in enumerate(zip(new_got, new_want)) if a != b)
+                    ex.fail(
+                        f"for the prompt {prompt} the new tokens should be {new_want}, got {new_got}: the first is "
+                        f"right, new token {k} differs. A cached step feeds only the newest token, so (1) its "
+                        "position embedding is its absolute position (len(prompt) + step - 1), not 0; (2) in every "
+                        "layer its key and value are appended to that layer's cache and its query attends to all "
+                        "cached keys, including its own; (3) the cache holds keys and values after the qkv "
+                        "projection of ln1(x), per layer, not the layer's input."
+                    )
+                if sum(embedded) > len(prompt) + n - 1 and embedded:
+                    ex.fail(
+                        f"the tokens are right, but {sum(embedded)} positions went through the token embedding "
+                        f"for a prompt of {len(prompt)} and {n} new tokens (at most {len(prompt) + n - 1} with a "
+                        f"cache; per call: {embedded[:12]}). You re-run the whole sequence: after the first step "
+                        "feed only the newest token and reuse the cached keys and values."
+                    )
+        finally:
+            hook.remove()
+        ex.expect_raises(
+            ValueError,
+            fn,
+            model,
+            torch.tensor([[1, 2, 3, 4, 5, 6]]),
+            11,
+            what="generate_cached(model, 6-token prompt, 11) with block_size = 16",
+            hint="The learned position embeddings stop at block_size: raise ValueError when "
+            "len(prompt) + max_new_tokens > model.block_size (a cache cannot slide a window).",
         )
     return ex.result

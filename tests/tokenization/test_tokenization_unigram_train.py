@@ -15,6 +15,7 @@ from nlp_helpers.data.corpora import lee_background
 from nlp_helpers.seeds import seed
 from nlp_helpers.tokenization.unigram import viterbi_segment
 from nlp_helpers.tokenization.unigram_train import (
+    UnigramTraining,
     check_word_counts,
     expected_counts,
     seed_vocabulary,
@@ -79,6 +80,7 @@ def test_seed_vocabulary_counts_substrings_by_hand():
 def test_training_shrinks_the_vocabulary_and_em_never_lowers_the_likelihood():
     words = Counter("low lower lowest newer newest wider wide new low lowest".split() * 3)
     result = train_unigram(words, vocab_size=20, seed_size=200, shrink=0.7, em_steps=3)
+    assert isinstance(result, UnigramTraining)
     chars = {c for w in words for c in w}
     assert len(result.log_probs) == 20 and chars <= set(result.log_probs)
     assert math.isclose(sum(math.exp(v) for v in result.log_probs.values()), 1.0, rel_tol=1e-9)
