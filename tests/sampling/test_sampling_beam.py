@@ -4,28 +4,15 @@ from __future__ import annotations
 
 import pytest
 import torch
-from transformers import LlamaConfig, LlamaForCausalLM
 
 from nlp_helpers.sampling.beam import beam_search
+from tests.tiny_models import tiny_llama
 
 
 @pytest.fixture(scope="module")
 def tiny():
     """A tiny random Llama (vocabulary 50, six end-of-sequence ids 3-8, so hypotheses do finish early)."""
-    torch.manual_seed(0)
-    cfg = LlamaConfig(
-        vocab_size=50,
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        eos_token_id=[3, 4, 5, 6, 7, 8],
-        bos_token_id=1,
-        pad_token_id=0,
-        max_position_embeddings=128,
-    )
-    return LlamaForCausalLM(cfg).eval()
+    return tiny_llama(vocab_size=50, eos_token_id=[3, 4, 5, 6, 7, 8], bos_token_id=1, max_position_embeddings=128)
 
 
 def _hf(model, ids, k, n, **kw):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import torch
-from transformers import LlamaConfig, LlamaForCausalLM
 
 from nlp_helpers.sampling.speculative import (
     SpeculativeResult,
@@ -18,25 +17,13 @@ from nlp_helpers.sampling.speculative import (
     speculative_greedy,
     speculative_output_distribution,
 )
+from tests.tiny_models import tiny_llama
 
 
 @pytest.fixture(scope="module")
 def tiny():
     """A tiny random Llama, 4 layers, in float64 so argmax ties cannot flip between code paths."""
-    torch.manual_seed(0)
-    cfg = LlamaConfig(
-        vocab_size=40,
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=4,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=128,
-        bos_token_id=1,
-        eos_token_id=2,
-        pad_token_id=0,
-    )
-    return LlamaForCausalLM(cfg).double().eval()
+    return tiny_llama(layers=4, dtype=torch.float64, max_position_embeddings=128, bos_token_id=1, eos_token_id=2)
 
 
 def _table_model(table):
@@ -128,14 +115,7 @@ def test_bad_inputs():
     with pytest.raises(ValueError, match="x"):
         accept_or_resample([0.5, 0.5], [1.0, 0.0], 1)
     with pytest.raises(ValueError, match="num_layers"):
-        early_exit_draft(
-            LlamaForCausalLM(
-                LlamaConfig(
-                    vocab_size=8, hidden_size=8, intermediate_size=8, num_hidden_layers=2, num_attention_heads=2
-                )
-            ),
-            3,
-        )
+        early_exit_draft(tiny_llama(vocab_size=8), 3)  # 2 layers: no draft of 3
     with pytest.raises(TypeError, match="model"):
         early_exit_draft(object(), 1)
     with pytest.raises(TypeError, match="model"):

@@ -14,6 +14,7 @@ import pytest
 import torch
 
 from nlp_helpers.widgets.sampling_tree import SamplingTree, next_token_tree
+from tests.tiny_models import tiny_llama
 from tests.widget_node import run_widget_js
 
 M32 = 0xFFFFFFFF
@@ -29,20 +30,15 @@ def uniform(seed: int, t: int) -> float:
 
 @pytest.fixture(scope="module")
 def tiny_llm():
-    from transformers import LlamaConfig, LlamaForCausalLM
-
-    torch.manual_seed(0)
-    config = LlamaConfig(
-        vocab_size=40,
+    # no end-of-text token: generate must produce all the tokens
+    return tiny_llama(
         hidden_size=16,
         intermediate_size=32,
-        num_hidden_layers=2,
         num_attention_heads=2,
+        num_key_value_heads=2,
         bos_token_id=None,
-        eos_token_id=None,  # no end-of-text token: generate must produce all the tokens
-        pad_token_id=0,
+        eos_token_id=None,
     )
-    return LlamaForCausalLM(config).eval()
 
 
 def next_logits_of(model):

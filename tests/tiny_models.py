@@ -1,0 +1,22 @@
+"""A tiny, randomly initialised ``transformers`` causal LM for tests that compare with ``generate``.
+
+Several chapters' helpers (beam search, speculative decoding, the sampling-tree widget) are checked
+against Hugging Face's own decoding on the same model; a real model would be slow, so the tests share
+this one, built offline from a config.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+
+
+def tiny_llama(*, seed: int = 0, vocab_size: int = 40, layers: int = 2, dtype: Any = torch.float32, **config: Any):
+    """A random ``LlamaForCausalLM`` in eval mode: hidden size 32, 4 heads (2 key/value heads) unless ``config`` says otherwise."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    settings = dict(hidden_size=32, intermediate_size=64, num_attention_heads=4, num_key_value_heads=2, pad_token_id=0)
+    torch.manual_seed(seed)
+    cfg = LlamaConfig(vocab_size=vocab_size, num_hidden_layers=layers, **{**settings, **config})
+    return LlamaForCausalLM(cfg).to(dtype).eval()
