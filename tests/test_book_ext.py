@@ -108,6 +108,18 @@ def test_code_toggles_are_named_by_their_text_and_the_bibliography_is_not_a_list
         book_ext.fix_content_accessibility(refs.replace('role="list" ', 'role="feed" '), "p.html")
 
 
+def test_the_sidebar_section_toggle_gets_a_name():
+    toc = (
+        '<li class="toctree-l1 has-children"><a href="sampling.html">11. Sampling</a><details><summary>'
+        '<span class="toctree-toggle" role="presentation"><i class="fa-solid fa-chevron-down"></i></span></summary>'
+    )
+    fixed = book_ext.fix_content_accessibility(toc)
+    assert '<summary aria-label="Show or hide the sections of this chapter">' in fixed
+    assert book_ext.fix_content_accessibility(fixed) == fixed
+    with pytest.raises(ExtensionError, match="section-toggle"):
+        book_ext.fix_content_accessibility(toc.replace("<summary>", '<summary class="x">'), "p.html")
+
+
 PDF_MENU = (
     '<ul class="dropdown-menu"><li><a href="../_sources/book/x.ipynb" class="btn btn-sm btn-download-source-button">'
     ".ipynb</a></li>\n<li>\n"

@@ -92,6 +92,11 @@ _HIDE_INPUT_SUMMARY = '<summary aria-label="Toggle hidden content">'
 # sphinxcontrib-bibtex gives the reference list role="list" but its entries are doc-biblioentry
 # divs, not list items (axe: aria-required-children); the list role is dropped.
 _CITATION_LIST = '<div role="list" class="citation-list">'
+# The sidebar's toggle that opens a chapter's section pages is an icon alone (axe: summary-name); it gets a name.
+_TOC_TOGGLE = '<summary><span class="toctree-toggle" role="presentation">'
+_TOC_TOGGLE_NAMED = (
+    '<summary aria-label="Show or hide the sections of this chapter"><span class="toctree-toggle" role="presentation">'
+)
 _THEBE_CONFIG = "const THEBE_JS_URL"
 _WIDGET_STATE_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-state\+json">(.*?)</script>', re.S)
 
@@ -117,11 +122,14 @@ def fix_theme_accessibility(html: str, page: str = "page") -> str:
 
 
 def fix_content_accessibility(html: str, page: str = "page") -> str:
-    """Name the code-cell toggles by their visible text; drop the bibliography's misleading list role.
+    """Name the code-cell toggles by their visible text and the sidebar's section toggles; drop the bibliography's list role.
 
     Raises ``ExtensionError`` when a page has the markup these fixes are for in a form they do not know.
     """
     html = html.replace(_HIDE_INPUT_SUMMARY, "<summary>")
+    html = html.replace(_TOC_TOGGLE, _TOC_TOGGLE_NAMED)
+    if 'class="toctree-toggle"' in html and _TOC_TOGGLE_NAMED not in html:
+        raise ExtensionError(f"tools/book_ext.py: {page}: the theme's section-toggle markup changed; update the fix")
     if "hide above-input" in html and "<summary>" not in html:
         raise ExtensionError(f"tools/book_ext.py: {page}: myst-nb's hide-input toggle markup changed; update the fix")
     html = html.replace(_CITATION_LIST, '<div class="citation-list">')

@@ -35,7 +35,7 @@ import numpy as np
 import torch
 
 from nlp_helpers._checks import check_float, check_int, check_text, check_type
-from nlp_helpers.bert.minilm import check_texts, minilm_path
+from nlp_helpers.bert.minilm import check_texts, minilm_path, quiet_loading
 from nlp_helpers.bert.mlm import IGNORE_INDEX, mask_tokens
 from nlp_helpers.display import hide_progress
 from nlp_helpers.seeds import manual_seed
@@ -105,16 +105,11 @@ def new_fill_mask_model() -> tuple[Any, Any]:
     """
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from transformers import AutoTokenizer, BertForMaskedLM
-    from transformers.utils import logging as hf_logging
 
     path = minilm_path()
-    verbosity = hf_logging.get_verbosity()
-    hf_logging.set_verbosity_error()  # "some weights were newly initialised" is expected: the head is new
-    try:
+    with quiet_loading():  # "some weights were newly initialised" is expected: the head is new
         tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
         model = BertForMaskedLM.from_pretrained(path, local_files_only=True, attn_implementation="eager")
-    finally:
-        hf_logging.set_verbosity(verbosity)
     trainable = set(trained_parameter_names(model))
     for name, p in model.named_parameters():
         p.requires_grad_(name in trainable)

