@@ -1,5 +1,5 @@
 // PositionalEncodingExplorer: the sinusoidal positional encoding, computed here from the sliders.
-// PE(pos, x) = sin(pos / base^(x/d)) for even x, cos(pos / base^((x-1)/d)) for odd x (seed 001).
+// PE(pos, x) = sin(pos / base^(x/d)) for even x, cos(pos / base^((x-1)/d)) for odd x (the lecture notes; Vaswani et al. 2017).
 // _common.js (h, svg, slider, cividis, fmt, srOnly) is prepended by nlp_helpers.widgets.assets.load_esm.
 
 export function peFrequency(x, d, base = 10000) {
