@@ -72,8 +72,21 @@ function chart({ xs, series, title, subtitle, xlabel, ylabel, ymin, ymax, testid
   ]);
 }
 
-// The PE table as a heatmap on a canvas: one fillRect per cell (a few thousand cells redraw in about a
-// millisecond, where as many SVG elements took hundreds at a throttled CPU), with tick labels, the
+// cividis at 256 levels, as [r, g, b] (the heatmap's colours, looked up instead of interpolated per cell).
+const CIVIDIS_LUT = Array.from({ length: 256 }, (_, k) => cividis(k / 255).match(/\d+/g).map(Number));
+let _cells = null;
+function cellBuffer(d, n) {
+  if (!_cells) {
+    const canvas = document.createElement("canvas");
+    _cells = { canvas, ctx: canvas.getContext("2d") };
+  }
+  if (_cells.canvas.width < d) _cells.canvas.width = d;
+  if (_cells.canvas.height < n) _cells.canvas.height = n;
+  return _cells;
+}
+
+// The PE table as a heatmap on a canvas: one pixel per cell, scaled up (thousands of SVG elements took
+// hundreds of milliseconds per redraw at a throttled CPU), with tick labels, the
 // selected dimension pair and position outlined, a colour bar, and the value under the pointer read out.
 function heatmapCanvas(canvas, pe, n, d, pair, position) {
   const left = 44;
@@ -83,11 +96,14 @@ function heatmapCanvas(canvas, pe, n, d, pair, position) {
   const W = left + cw * d + 56;
   const H = top + ch * n + 40;
   const ratio = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
-  canvas.width = Math.round(W * ratio);
-  canvas.height = Math.round(H * ratio);
+  const [pw, ph] = [Math.round(W * ratio), Math.round(H * ratio)];
+  if (canvas.width !== pw || canvas.height !== ph) {  // resizing reallocates the canvas: only when it changes
+    canvas.width = pw;
+    canvas.height = ph;
+    canvas.style.maxWidth = `${W}px`;
+    canvas.style.aspectRatio = `${W} / ${H}`;
+  }
   canvas.style.width = "100%";
-  canvas.style.maxWidth = `${W}px`;
-  canvas.style.aspectRatio = `${W} / ${H}`;
   canvas.setAttribute("aria-label", `Positional encoding heatmap: ${n} positions (rows) by ${d} dimensions (columns), values from −1 to +1`);
   const ctx = typeof canvas.getContext === "function" ? canvas.getContext("2d") : null;
   const geometry = { left, top, cw, ch, n, d, W };
@@ -95,13 +111,24 @@ function heatmapCanvas(canvas, pe, n, d, pair, position) {
   const ink = (typeof getComputedStyle === "function" && getComputedStyle(canvas).color) || "#222";
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   ctx.clearRect(0, 0, W, H);
-  for (let p = 0; p < n; p++) {
-    const row = pe[p];
+  // One pixel per cell in a small buffer, coloured from a 256-entry cividis table, then scaled up in
+  // one drawImage: a few thousand fillRect calls with colour strings cost far more at a slow CPU.
+  const cells = cellBuffer(d, n);
+  const img = cells.ctx.createImageData(d, n);
+  for (let q = 0; q < n; q++) {
+    const row = pe[q];
     for (let x = 0; x < d; x++) {
-      ctx.fillStyle = cividis((row[x] + 1) / 2);
-      ctx.fillRect(left + cw * x, top + ch * p, cw + 0.5, ch + 0.5);
+      const c = CIVIDIS_LUT[Math.max(0, Math.min(255, Math.round(((row[x] + 1) / 2) * 255)))];
+      const o = 4 * (q * d + x);
+      img.data[o] = c[0];
+      img.data[o + 1] = c[1];
+      img.data[o + 2] = c[2];
+      img.data[o + 3] = 255;
     }
   }
+  cells.ctx.putImageData(img, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(cells.canvas, 0, 0, d, n, left, top, cw * d, ch * n);
   ctx.lineWidth = 2;
   ctx.strokeStyle = "#d55e00";
   ctx.strokeRect(left + cw * 2 * pair, top, 2 * cw, ch * n);
