@@ -7,7 +7,9 @@ in their own folder, with the environment ``tools/book_ext.py`` gives the build'
 
     python tools/execute_book.py [NOTEBOOK ...]    # default: every notebook of _toc.yml
 
-Exits non-zero, printing each failing notebook's traceback, if any notebook fails.
+A notebook that fails is run once more on its own: two kernels started at the same moment can pick
+the same port ("Address already in use", then "Kernel didn't respond"), which says nothing about the
+notebook. Exits non-zero, printing each failing notebook's traceback, if a notebook fails twice.
 """
 
 from __future__ import annotations
@@ -43,6 +45,11 @@ def main(argv: list[str]) -> int:
     executor = load_executor("local-parallel", cache, logger=logger)
     result = executor.run_and_cache(filter_uris=[str(nb) for nb in notebooks], timeout=timeout)
     failed = list(result.errored) + list(result.excepted)
+    if failed:
+        print(f"running {len(failed)} failed notebook(s) once more, one at a time: {failed}", file=sys.stderr)
+        again = load_executor("local-serial", cache, logger=logger).run_and_cache(filter_uris=failed, timeout=timeout)
+        failed = list(again.errored) + list(again.excepted)
+        result.succeeded.extend(again.succeeded)
     for uri in failed:
         record = cache.get_project_record(uri)
         print(f"\n==== {uri} failed ====\n{record.traceback or '(no traceback recorded)'}", file=sys.stderr)
