@@ -13,16 +13,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 from nlp_helpers.data.corpora import lee_background
 from nlp_helpers.seeds import seed
 from nlp_helpers.tokenization.unigram import check_log_probs, viterbi_segment
-
-
-def _segmentations(text):
-    for cuts in range(2 ** (len(text) - 1)):
-        pieces, start = [], 0
-        for i in range(1, len(text)):
-            if cuts >> (i - 1) & 1:
-                pieces.append(text[start:i])
-                start = i
-        yield [*pieces, text[start:]]
+from tests.tokenization.brute_force import segmentations
 
 
 def test_hand_worked():
@@ -40,7 +31,7 @@ def test_equals_brute_force_on_random_strings():
         lp.update({"a": -6.0, "b": -6.0})
         text = "".join(rng.choice("ab") for _ in range(rng.randint(1, 9)))
         pieces, score = viterbi_segment(text, lp)
-        best = max(sum(lp[p] for p in seg) for seg in _segmentations(text) if all(p in lp for p in seg))
+        best = max(sum(lp[p] for p in seg) for seg in segmentations(text) if all(p in lp for p in seg))
         assert "".join(pieces) == text
         assert math.isclose(score, best, rel_tol=1e-12) and math.isclose(sum(lp[p] for p in pieces), best)
 
@@ -85,3 +76,8 @@ def test_check_log_probs_accepts_log_probabilities_and_names_what_is_wrong():
         check_log_probs({"a": 0.5})
     with pytest.raises(ValueError, match="non-empty strings"):
         check_log_probs({"": -1.0})
+
+
+def test_the_brute_force_enumerates_every_segmentation_once():
+    assert sorted(segmentations("abc")) == sorted([["abc"], ["a", "bc"], ["ab", "c"], ["a", "b", "c"]])
+    assert list(segmentations("x")) == [["x"]] and len(list(segmentations("abcdef"))) == 2**5

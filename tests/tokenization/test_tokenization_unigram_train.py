@@ -21,23 +21,14 @@ from nlp_helpers.tokenization.unigram_train import (
     seed_vocabulary,
     train_unigram,
 )
-
-
-def _segmentations(text):
-    for cuts in range(2 ** (len(text) - 1)):
-        pieces, start = [], 0
-        for i in range(1, len(text)):
-            if cuts >> (i - 1) & 1:
-                pieces.append(text[start:i])
-                start = i
-        yield [*pieces, text[start:]]
+from tests.tokenization.brute_force import segmentations
 
 
 def _brute_force(word_counts, log_probs):
     """Expected counts by enumerating every segmentation and weighting it by its posterior."""
     counts, total = Counter(), 0.0
     for word, c in word_counts.items():
-        segs = [s for s in _segmentations(word) if all(p in log_probs for p in s)]
+        segs = [s for s in segmentations(word) if all(p in log_probs for p in s)]
         probs = [math.exp(sum(log_probs[p] for p in s)) for s in segs]
         z = sum(probs)
         for s, p in zip(segs, probs):
