@@ -22,7 +22,7 @@ kernel) and ``NLP_BOOK_BUILD=1`` (exercise checkers tell the reader what to do i
 their verdict on the hidden solution).
 
 5. Page weight and console: the widget renderer (``book/_static/nlp-widgets.js``, configured as
-``nb_ipywidgets_js``) is loaded only by pages that show a widget; the ".pdf" download (the browser's print dialog on a
+``nb_ipywidgets_js``) is loaded only by pages that show a widget, as the first of their deferred scripts; the ".pdf" download (the browser's print dialog on a
 40,000 px page, not a real PDF) is removed from the download menu; and the theme's start-up script,
 which sets the colour mode to "" when the reader never chose one (logging "Got invalid theme mode" on
 every first visit), defaults to "auto"; and the theme's 1.5 MB Font Awesome script (which only swaps the
@@ -83,6 +83,13 @@ def _clean_scripts(app: Any, pagename: str, templatename: str, context: dict, do
             continue
         seen.add(key)
         unique.append(script)
+    # The widget renderer runs first of the deferred scripts, so the widgets are drawn before MathJax and
+    # the theme's scripts take their turn (deferred scripts run in document order).
+    renderer = [s for s in unique if Path(str(getattr(s, "filename", s) or "")).name == "nlp-widgets.js"]
+    deferred = [i for i, s in enumerate(unique) if "defer" in getattr(s, "attributes", {}) and s not in renderer]
+    if renderer and deferred and deferred[0] < unique.index(renderer[0]):
+        unique.remove(renderer[0])
+        unique.insert(deferred[0], renderer[0])
     context["script_files"] = unique
 
 

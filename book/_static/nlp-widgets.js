@@ -53,11 +53,36 @@
     return model;
   }
 
-  const modules = new Map(); // the same widget class on a page imports its module once
+  // A widget module is evaluated at once when it is plain code whose only module syntax is
+  // `export` in front of declarations and one `export default`: that is every module of the book, and
+  // it lets the widgets draw while the page's other deferred scripts (MathJax, the theme) still wait
+  // their turn. Anything else (an import, `export { ... }`, import.meta) goes through a real dynamic
+  // import() of the source, which the browser runs only after those scripts.
+  const EXPORT_DECLARATION = /^export\s+(?=(?:async\s+)?function\b|class\b|const\b|let\b|var\b)/gm;
+  const OTHER_MODULE_SYNTAX = /^\s*import[\s{*"'(]|\bimport\.meta\b|^\s*export\s*[{*]|\bawait\b/m;
+  function evaluateNow(source) {
+    const defaults = source.match(/^export default\s/gm) || [];
+    if (defaults.length !== 1 || OTHER_MODULE_SYNTAX.test(source)) return null;
+    const body = source.replace(EXPORT_DECLARATION, "").replace(/^export default\s/m, "__module.default = ");
+    const __module = {};
+    new Function("__module", `"use strict";\n${body}`)(__module);
+    return __module;
+  }
+
+  const modules = new Map(); // the same widget class on a page is evaluated once
   function loadModule(source) {
     if (!modules.has(source)) {
-      const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
-      modules.set(source, import(url).finally(() => URL.revokeObjectURL(url)));
+      let loaded = null;
+      try {
+        loaded = evaluateNow(source);
+      } catch (err) {
+        console.warn("widget module evaluated as a real module instead:", err);
+      }
+      if (loaded) modules.set(source, loaded);
+      else {
+        const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+        modules.set(source, import(url).finally(() => URL.revokeObjectURL(url)));
+      }
     }
     return modules.get(source);
   }

@@ -157,7 +157,7 @@ def wait_for_widgets(page, timeout_ms: int = 30_000) -> None:
 
 
 def wait_for_math(page, timeout_ms: int = 30_000) -> None:
-    """Wait for MathJax to typeset the page if it has math."""
+    """Wait for MathJax to typeset every equation of the page, if it has any."""
     has_math = page.evaluate("() => document.querySelectorAll('.math, span.math, div.math').length")
     if has_math:
         page.wait_for_function(
@@ -165,6 +165,10 @@ def wait_for_math(page, timeout_ms: int = 30_000) -> None:
             timeout=timeout_ms,
         )
         page.evaluate("() => MathJax.startup.promise")
+        # The book typesets lazily (an equation when it scrolls into view); the tests check every equation.
+        page.evaluate(
+            "async () => { const doc = MathJax.startup.document; if (doc.lazyTypesetAll) await doc.lazyTypesetAll(); }"
+        )
 
 
 def built_pages() -> list[str]:
