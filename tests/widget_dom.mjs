@@ -70,6 +70,7 @@ for (const a of JSON.parse(readFileSync(actionsPath, "utf-8"))) {
   if ("checked" in a) { node.checked = a.checked; node.dispatch("change"); }
   else if (a.click) node.dispatch("click");
   else { node.value = a.value; node.dispatch(node.tagName === "SELECT" ? "change" : "input"); }
+  await Promise.resolve(); // a redraw a widget queued as a microtask runs, as in a browser before the next frame
 }
 const out = {};
 for (const n of el.walk()) {

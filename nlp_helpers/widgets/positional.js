@@ -29,47 +29,83 @@ const PLOT_W = 460;
 const PLOT_H = 170;
 const PAD = { left: 48, right: 12, top: 12, bottom: 36 };
 
-// A line chart with labelled axes, scaled to its container (viewBox, width 100%). The title and the
-// legend sit above the plot in HTML, so neither is cut off nor covers a curve.
-// series: [{ys, color, label, dots, curve}], xs shared.
-function chart({ xs, series, title, subtitle, xlabel, ylabel, ymin, ymax, testid, marker = null }) {
+// Set attributes of an existing element (an update in place: no new elements, no re-layout of the rest).
+function setAttrs(node, attrs) {
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+}
+
+// A line chart with labelled axes, scaled to its container (viewBox, width 100%), built once and updated
+// in place at every redraw: rebuilding its hundreds of elements made the browser restyle and lay out the
+// whole figure at each slider step. The title and the legend sit above the plot in HTML, so neither is
+// cut off nor covers a curve. update({xs, series: [{ys, color, label, dots, curve}], title, subtitle,
+// ymin, ymax, marker}) redraws it; xs are shared by the series.
+function makeChart({ testid, xlabel, ylabel }) {
   const W = PLOT_W + PAD.left + PAD.right;
   const H = PLOT_H + PAD.top + PAD.bottom;
-  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": `${title}. ${subtitle}`, "data-testid": testid,
+  const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "data-testid": testid,
     style: `width: 100%; max-width: ${W}px; height: auto; display: block;` });
-  const x0 = xs[0];
-  const x1 = xs[xs.length - 1] === x0 ? x0 + 1 : xs[xs.length - 1];
-  const X = (x) => PAD.left + ((x - x0) / (x1 - x0)) * PLOT_W;
-  const Y = (y) => PAD.top + (1 - (y - ymin) / (ymax - ymin || 1)) * PLOT_H;
-  s.append(svg("line", { x1: PAD.left, y1: PAD.top + PLOT_H, x2: PAD.left + PLOT_W, y2: PAD.top + PLOT_H, stroke: "currentColor" }));
-  s.append(svg("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: PAD.top + PLOT_H, stroke: "currentColor" }));
-  if (ymin < 0 && ymax > 0) {
-    s.append(svg("line", { x1: PAD.left, y1: Y(0), x2: PAD.left + PLOT_W, y2: Y(0), stroke: "currentColor", "stroke-opacity": 0.3 }));
-  }
-  for (const y of [ymin, ymax]) {
-    s.append(svg("text", { x: PAD.left - 4, y: Y(y) + 4, "text-anchor": "end", "font-size": 10, text: fmt(y, 1) }));
-  }
-  const mid = Math.round((x0 + x1) / 2);
-  for (const x of [x0, mid, x1]) s.append(svg("text", { x: X(x), y: PAD.top + PLOT_H + 13, "text-anchor": "middle", "font-size": 10, text: String(x) }));
+  const bottom = PAD.top + PLOT_H;
+  s.append(svg("line", { x1: PAD.left, y1: bottom, x2: PAD.left + PLOT_W, y2: bottom, stroke: "currentColor" }));
+  s.append(svg("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: bottom, stroke: "currentColor" }));
+  const zero = svg("line", { x1: PAD.left, x2: PAD.left + PLOT_W, stroke: "currentColor", "stroke-opacity": 0.3 });
+  const yTicks = [0, 1].map(() => svg("text", { x: PAD.left - 4, "text-anchor": "end", "font-size": 10 }));
+  const xTicks = [0, 1, 2].map(() => svg("text", { y: bottom + 13, "text-anchor": "middle", "font-size": 10 }));
+  const markerLine = svg("line", { y1: PAD.top, y2: bottom, stroke: "#d55e00", "stroke-dasharray": "4 3" });
+  s.append(zero, ...yTicks, ...xTicks, markerLine);
   s.append(svg("text", { x: PAD.left + PLOT_W / 2, y: H - 4, "text-anchor": "middle", "font-size": 11, text: xlabel }));
-  s.append(svg("text", { x: 12, y: PAD.top + PLOT_H / 2, "text-anchor": "middle", "font-size": 11, transform: `rotate(-90 12 ${PAD.top + PLOT_H / 2})`, text: ylabel }));
-  if (marker !== null) {
-    s.append(svg("line", { x1: X(marker), y1: PAD.top, x2: X(marker), y2: PAD.top + PLOT_H, stroke: "#d55e00", "stroke-dasharray": "4 3" }));
+  s.append(svg("text", { x: 12, y: PAD.top + PLOT_H / 2, "text-anchor": "middle", "font-size": 11,
+    transform: `rotate(-90 12 ${PAD.top + PLOT_H / 2})`, text: ylabel }));
+  const layers = []; // per series: its polyline and a group of dots, reused from one redraw to the next
+  const titleText = h("strong");
+  const subtitleText = h("span");
+  const legend = h("div", { class: "nlpw-legend" });
+  let legendKey = "";
+  const root = h("figure", { class: "nlpw-chart" }, [h("figcaption", {}, [titleText, h("br"), subtitleText]), legend, s]);
+
+  function update({ xs, series, title, subtitle, ymin, ymax, marker = null }) {
+    const x0 = xs[0];
+    const x1 = xs[xs.length - 1] === x0 ? x0 + 1 : xs[xs.length - 1];
+    const X = (x) => PAD.left + ((x - x0) / (x1 - x0)) * PLOT_W;
+    const Y = (y) => PAD.top + (1 - (y - ymin) / (ymax - ymin || 1)) * PLOT_H;
+    titleText.textContent = title;
+    subtitleText.textContent = subtitle;
+    s.setAttribute("aria-label", `${title}. ${subtitle}`);
+    setAttrs(zero, { y1: Y(0), y2: Y(0), visibility: ymin < 0 && ymax > 0 ? "visible" : "hidden" });
+    [ymin, ymax].forEach((y, k) => {
+      yTicks[k].setAttribute("y", Y(y) + 4);
+      yTicks[k].textContent = fmt(y, 1);
+    });
+    [x0, Math.round((x0 + x1) / 2), x1].forEach((x, k) => {
+      xTicks[k].setAttribute("x", X(x));
+      xTicks[k].textContent = String(x);
+    });
+    setAttrs(markerLine, { x1: X(marker ?? x0), x2: X(marker ?? x0), visibility: marker === null ? "hidden" : "visible" });
+    while (layers.length < series.length) {
+      const layer = { line: svg("polyline", { fill: "none", "stroke-width": 2 }), dots: svg("g") };
+      s.append(layer.line, layer.dots);
+      layers.push(layer);
+    }
+    series.forEach((ser, k) => {
+      const { line, dots } = layers[k];
+      const pts = ser.curve || xs.map((x, i) => [x, ser.ys[i]]);
+      setAttrs(line, { points: pts.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(" "),
+        stroke: ser.color, "stroke-dasharray": k ? "6 3" : "" });
+      const shown = ser.dots ? xs.length : 0;
+      while (dots.children.length > shown) dots.children[dots.children.length - 1].remove();
+      while (dots.children.length < shown) dots.append(svg("circle", { r: 2.5 }));
+      dots.setAttribute("fill", ser.color);
+      for (let i = 0; i < shown; i++) setAttrs(dots.children[i], { cx: X(xs[i]).toFixed(1), cy: Y(ser.ys[i]).toFixed(1) });
+    });
+    const key = series.map((ser) => `${ser.color} ${ser.label}`).join("|");
+    if (key !== legendKey) {
+      legendKey = key;
+      legend.replaceChildren(...series.map((ser, k) => h("span", { class: "nlpw-legend-item" }, [
+        h("span", { class: "nlpw-swatch", style: `border-top: 3px ${k ? "dashed" : "solid"} ${ser.color};` }),
+        h("span", { text: ser.label }),
+      ])));
+    }
   }
-  series.forEach((ser, k) => {
-    const pts = ser.curve || xs.map((x, i) => [x, ser.ys[i]]);
-    s.append(svg("polyline", { points: pts.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(" "), fill: "none", stroke: ser.color, "stroke-width": 2, "stroke-dasharray": k ? "6 3" : "" }));
-    if (ser.dots) xs.forEach((x, i) => s.append(svg("circle", { cx: X(x), cy: Y(ser.ys[i]), r: 2.5, fill: ser.color })));
-  });
-  const legend = h("div", { class: "nlpw-legend" }, series.map((ser, k) => h("span", { class: "nlpw-legend-item" }, [
-    h("span", { class: "nlpw-swatch", style: `border-top: 3px ${k ? "dashed" : "solid"} ${ser.color};` }),
-    h("span", { text: ser.label }),
-  ])));
-  return h("figure", { class: "nlpw-chart" }, [
-    h("figcaption", {}, [h("strong", { text: title }), h("br"), h("span", { text: subtitle })]),
-    legend,
-    s,
-  ]);
+  return { root, update };
 }
 
 // cividis at 256 levels, as [r, g, b] (the heatmap's colours, looked up instead of interpolated per cell).
@@ -187,7 +223,9 @@ function render({ model, el }) {
   }
   canvas.addEventListener("pointermove", readCell);
   canvas.addEventListener("pointerdown", readCell);
-  const plots = h("div", { class: "nlpw-drawing" });
+  const waves = makeChart({ testid: "pe-waves", xlabel: "position", ylabel: "PE value" });
+  const similar = makeChart({ testid: "pe-similarity", xlabel: "position q", ylabel: "PE(p)·PE(q)" });
+  const plots = h("div", { class: "nlpw-drawing" }, [waves.root, similar.root]);
   const summary = srOnly("");
   const details = h("details", { class: "nlpw-details" }, [h("summary", { text: "The values as tables" })]);
   const tables = h("div");
@@ -223,22 +261,41 @@ function render({ model, el }) {
     }
   }
 
-  function valueTables(pe, sim, n, d) {
+  // The values as tables, inside a closed <details> until the reader opens it: the cells are updated
+  // in place, and rows are added or removed only when the table's shape changes.
+  const valueCaption = h("caption");
+  const valueTable = h("table", { "data-testid": "pe-table" }, [valueCaption]);
+  let valueCells = [];
+  let valueShape = "";
+  const simCaption = h("caption");
+  const simBody = h("tbody");
+  const simTable = h("table", { "data-testid": "pe-sim-table" }, [simCaption,
+    h("thead", {}, h("tr", {}, [h("th", { scope: "col", text: "q" }), h("th", { scope: "col", text: "dot product" })])), simBody]);
+  tables.append(valueTable, simTable);
+  const setCell = (cell, v) => {
+    cell.setAttribute("data-value", String(v));
+    cell.textContent = fmt(v, 4);
+  };
+
+  function updateTables(pe, sim, n, d, p) {
     const rows = Math.min(TABLE, n);
     const cols = Math.min(TABLE, d);
-    const head = h("tr", {}, [h("th", { scope: "col", text: "pos \\ dim" }), ...Array.from({ length: cols }, (_, x) => h("th", { scope: "col", text: String(x) }))]);
-    const body = Array.from({ length: rows }, (_, p) => h("tr", {}, [
-      h("th", { scope: "row", text: String(p) }),
-      ...Array.from({ length: cols }, (_, x) => h("td", { "data-testid": `pe-value-${p}-${x}`, "data-value": String(pe[p][x]), text: fmt(pe[p][x], 4) })),
-    ]));
-    const t1 = h("table", { "data-testid": "pe-table" }, [h("caption", { text: `First ${rows} positions × ${cols} dimensions of PE` }), h("thead", {}, head), h("tbody", {}, body)]);
-    const p = get("position");
-    const t2 = h("table", { "data-testid": "pe-sim-table" }, [
-      h("caption", { text: `PE(${p}) · PE(q) for every position q` }),
-      h("thead", {}, h("tr", {}, [h("th", { scope: "col", text: "q" }), h("th", { scope: "col", text: "dot product" })])),
-      h("tbody", {}, sim.map((v, q) => h("tr", {}, [h("th", { scope: "row", text: String(q) }), h("td", { "data-testid": `pe-sim-${q}`, "data-value": String(v), text: fmt(v, 4) })]))),
-    ]);
-    return [t1, t2];
+    if (valueShape !== `${rows}x${cols}`) {
+      valueShape = `${rows}x${cols}`;
+      valueCells = Array.from({ length: rows }, (_, q) => Array.from({ length: cols }, (_, x) => h("td", { "data-testid": `pe-value-${q}-${x}` })));
+      const head = h("tr", {}, [h("th", { scope: "col", text: "pos \\ dim" }), ...Array.from({ length: cols }, (_, x) => h("th", { scope: "col", text: String(x) }))]);
+      valueTable.replaceChildren(valueCaption, h("thead", {}, head),
+        h("tbody", {}, valueCells.map((cells, q) => h("tr", {}, [h("th", { scope: "row", text: String(q) }), ...cells]))));
+    }
+    valueCaption.textContent = `First ${rows} positions × ${cols} dimensions of PE`;
+    valueCells.forEach((cells, q) => cells.forEach((cell, x) => setCell(cell, pe[q][x])));
+    simCaption.textContent = `PE(${p}) · PE(q) for every position q`;
+    while (simBody.children.length > n) simBody.children[simBody.children.length - 1].remove();
+    while (simBody.children.length < n) {
+      const q = simBody.children.length;
+      simBody.append(h("tr", {}, [h("th", { scope: "row", text: String(q) }), h("td", { "data-testid": `pe-sim-${q}` })]));
+    }
+    for (let q = 0; q < n; q++) setCell(simBody.children[q].children[1], sim[q]);
   }
 
   function draw() {
@@ -256,32 +313,42 @@ function render({ model, el }) {
     const w = peFrequency(2 * pr, d, base);
     const xs = Array.from({ length: n }, (_, i) => i);
     const fine = Array.from({ length: 200 }, (_, k) => ((n - 1) * k) / 199);
-    plots.replaceChildren(
-      chart({
-        xs, testid: "pe-waves", ymin: -1, ymax: 1, xlabel: "position", ylabel: "PE value",
-        title: `Period ${(2 * Math.PI / w).toPrecision(4)} positions (frequency ${w.toPrecision(3)})`,
-        subtitle: `Dimensions ${2 * pr} (sin) and ${2 * pr + 1} (cos) along the positions`,
-        series: [
-          { ys: xs.map((x) => Math.sin(w * x)), curve: fine.map((x) => [x, Math.sin(w * x)]), color: "#0072b2", label: `sin, dim ${2 * pr}`, dots: true },
-          { ys: xs.map((x) => Math.cos(w * x)), curve: fine.map((x) => [x, Math.cos(w * x)]), color: "#e69f00", label: `cos, dim ${2 * pr + 1}`, dots: true },
-        ],
-      }),
-      chart({
-        xs, testid: "pe-similarity", ymin: Math.min(0, ...sim), ymax: d / 2, xlabel: "position q", ylabel: "PE(p)·PE(q)", marker: p,
-        title: `Largest at q = p = ${p}: d_model/2 = ${d / 2}`,
-        subtitle: `Dot product of the encoding of position p with that of every position q`,
-        series: [{ ys: sim, color: "#009e73", label: "PE(p)·PE(q)", dots: n <= 64 }],
-      })
-    );
-    tables.replaceChildren(...valueTables(pe, sim, n, d));
+    waves.update({
+      xs, ymin: -1, ymax: 1,
+      title: `Period ${(2 * Math.PI / w).toPrecision(4)} positions (frequency ${w.toPrecision(3)})`,
+      subtitle: `Dimensions ${2 * pr} (sin) and ${2 * pr + 1} (cos) along the positions`,
+      series: [
+        { ys: xs.map((x) => Math.sin(w * x)), curve: fine.map((x) => [x, Math.sin(w * x)]), color: "#0072b2", label: `sin, dim ${2 * pr}`, dots: true },
+        { ys: xs.map((x) => Math.cos(w * x)), curve: fine.map((x) => [x, Math.cos(w * x)]), color: "#e69f00", label: `cos, dim ${2 * pr + 1}`, dots: true },
+      ],
+    });
+    similar.update({
+      xs, ymin: Math.min(0, ...sim), ymax: d / 2, marker: p,
+      title: `Largest at q = p = ${p}: d_model/2 = ${d / 2}`,
+      subtitle: `Dot product of the encoding of position p with that of every position q`,
+      series: [{ ys: sim, color: "#009e73", label: "PE(p)·PE(q)", dots: n <= 64 }],
+    });
+    updateTables(pe, sim, n, d, p);
     summary.textContent = `d_model ${d}, ${n} positions. PE(${p}) = [${pe[p].slice(0, 6).map((v) => fmt(v, 3)).join(", ")}${d > 6 ? ", …" : ""}]. ` +
       `Its dot product with the other positions falls from ${fmt(sim[p], 2)} at q = ${p} as |p − q| grows.`;
   }
 
+  // One redraw for all the changes one input makes (d_model also moves the pair slider when it shrinks):
+  // the redraw waits for the input handler to finish, and still comes before the next frame.
+  let pending = false;
+  function requestDraw() {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      draw();
+    });
+  }
+
   buildControls();
   draw();
-  for (const k of ["d_model", "length", "pair", "position", "base"]) model.on(`change:${k}`, draw);
-  for (const k of ["max_len", "max_d_model"]) model.on(`change:${k}`, () => { buildControls(); draw(); });
+  for (const k of ["d_model", "length", "pair", "position", "base"]) model.on(`change:${k}`, requestDraw);
+  for (const k of ["max_len", "max_d_model"]) model.on(`change:${k}`, () => { buildControls(); requestDraw(); });
 }
 
 export default { render };
