@@ -30,6 +30,8 @@ class Element_ extends Node_ {
   constructor(tag) { super(); this.tagName = tag.toUpperCase(); this.attributes = {}; this.style = {}; this._value = ""; this.checked = false; this.disabled = false; this.hidden = false; this.title = ""; this.selected = false; }
   setAttribute(k, v) { this.attributes[k] = String(v); if (k === "value") this._value = String(v); if (k === "id") this.id = String(v); }
   getAttribute(k) { return k in this.attributes ? this.attributes[k] : null; }
+  getAttributeNames() { return Object.keys(this.attributes); }
+  removeAttribute(k) { delete this.attributes[k]; }
   set className(v) { this.attributes.class = v; }
   get className() { return this.attributes.class || ""; }
   get value() {

@@ -330,6 +330,32 @@ function render({ model, el }) {
   }
 
   // ---- the step-through panel ---------------------------------------------------------------
+  // The panel is updated in place when its new content has the shape of what it shows (a temperature
+  // step changes numbers, not lines): only changed text and attributes reach the page, so the browser
+  // restyles a few numbers instead of laying out a new panel at every slider step.
+  const kind = (node) => node.tagName || "#text";
+  function sameShape(a, b) {
+    if (a === b) return true;
+    if (kind(a) !== kind(b) || a.childNodes.length !== b.childNodes.length) return false;
+    for (let k = 0; k < a.childNodes.length; k++) if (!sameShape(a.childNodes[k], b.childNodes[k])) return false;
+    return true;
+  }
+  function copyInto(a, b) {
+    if (a === b) return;
+    if (kind(a) === "#text") {
+      if (a.textContent !== b.textContent) a.textContent = b.textContent;
+      return;
+    }
+    for (const name of b.getAttributeNames()) if (a.getAttribute(name) !== b.getAttribute(name)) a.setAttribute(name, b.getAttribute(name));
+    for (const name of a.getAttributeNames()) if (b.getAttribute(name) === null) a.removeAttribute(name);
+    for (let k = 0; k < a.childNodes.length; k++) copyInto(a.childNodes[k], b.childNodes[k]);
+  }
+  function showPanel(nodes) {
+    const shown = panel.childNodes;
+    if (shown.length === nodes.length && nodes.every((n, k) => sameShape(shown[k], n))) nodes.forEach((n, k) => copyInto(shown[k], n));
+    else panel.replaceChildren(...nodes);
+  }
+
   const numCell = (testid, value, digits, extra = {}) =>
     h("span", { class: "nlpw-num", "data-testid": testid, "data-value": String(value), text: Number(value).toFixed(digits), ...extra });
 
@@ -360,7 +386,7 @@ function render({ model, el }) {
           : "This explorer was given the weights only (no query and key vectors). Weight ",
         numCell("attn-step-weight", w, 4),
       ));
-      panel.replaceChildren(...out);
+      showPanel(out);
       return;
     }
     const { Q, K } = vectors(head);
@@ -379,7 +405,7 @@ function render({ model, el }) {
     ));
     if (causal && j > i) {
       out.push(line("the causal mask hides key " + j + " (it comes after query " + i + "): score −∞, exp 0, weight ", numCell("attn-step-weight", 0, 4)));
-      panel.replaceChildren(...out);
+      showPanel(out);
       return;
     }
     if (T !== 1) out.push(line(`÷ temperature ${T.toFixed(1)}: `, numCell("attn-step-tempered", st.s[j], 4)));
@@ -410,7 +436,7 @@ function render({ model, el }) {
       }
       out.push(vecCache.node);
     }
-    panel.replaceChildren(...out);
+    showPanel(out);
   }
   let vecCache = null;
 

@@ -7,11 +7,12 @@ export function peFrequency(x, d, base = 10000) {
 }
 
 export function positionalEncoding(n, d, base = 10000) {
+  const freq = Array.from({ length: d }, (_, x) => peFrequency(x, d, base)); // one power per dimension
   const rows = [];
   for (let pos = 0; pos < n; pos++) {
     const row = [];
     for (let x = 0; x < d; x++) {
-      const a = pos * peFrequency(x, d, base);
+      const a = pos * freq[x];
       row.push(x % 2 === 0 ? Math.sin(a) : Math.cos(a));
     }
     rows.push(row);
@@ -127,10 +128,12 @@ function cellBuffer(d, n) {
 function heatmapCanvas(canvas, pe, n, d, pair, position) {
   const left = 44;
   const top = 8;
-  const cw = Math.max(2, Math.min(28, Math.floor(PLOT_W / d)));
-  const ch = Math.max(2, Math.min(16, Math.floor(300 / n)));
-  const W = left + cw * d + 56;
-  const H = top + ch * n + 40;
+  // Cells as wide as the plot allows (at most 28 x 16 px): from 17 dimensions and 19 positions up the
+  // heatmap is exactly 460 x 300 px, so moving a slider does not resize (reallocate) the canvas.
+  const cw = Math.min(28, PLOT_W / d);
+  const ch = Math.min(16, 300 / n);
+  const W = Math.round(left + cw * d + 56);
+  const H = Math.round(top + ch * n + 40);
   const ratio = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
   const [pw, ph] = [Math.round(W * ratio), Math.round(H * ratio)];
   if (canvas.width !== pw || canvas.height !== ph) {  // resizing reallocates the canvas: only when it changes
