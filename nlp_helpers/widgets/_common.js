@@ -30,6 +30,39 @@ function svg(tag, attrs = {}) {
   return node;
 }
 
+// Show `nodes` as the children of `parent`, updating what it shows in place when the new nodes have the
+// same shape (tags and number of children, all the way down): only changed text and attributes reach the
+// page, so a redraw that changes numbers, not structure, restyles those numbers and nothing else.
+// Otherwise the children are replaced. The new nodes must not carry event listeners (they are dropped).
+function patchChildren(parent, nodes) {
+  const shown = parent.childNodes;
+  if (shown.length === nodes.length && nodes.every((n, k) => _sameShape(shown[k], n))) {
+    nodes.forEach((n, k) => _copyInto(shown[k], n));
+  } else parent.replaceChildren(...nodes);
+}
+
+const _kind = (node) => node.tagName || "#text";
+
+function _sameShape(a, b) {
+  if (a === b) return true;
+  if (_kind(a) !== _kind(b) || a.childNodes.length !== b.childNodes.length) return false;
+  for (let k = 0; k < a.childNodes.length; k++) if (!_sameShape(a.childNodes[k], b.childNodes[k])) return false;
+  return true;
+}
+
+function _copyInto(a, b) {
+  if (a === b) return;
+  if (_kind(a) === "#text") {
+    if (a.textContent !== b.textContent) a.textContent = b.textContent;
+    return;
+  }
+  for (const name of b.getAttributeNames()) if (a.getAttribute(name) !== b.getAttribute(name)) a.setAttribute(name, b.getAttribute(name));
+  for (const name of a.getAttributeNames()) {
+    if (b.getAttribute(name) === null && name !== "open") a.removeAttribute(name); // a <details> the reader opened stays open
+  }
+  for (let k = 0; k < a.childNodes.length; k++) _copyInto(a.childNodes[k], b.childNodes[k]);
+}
+
 let _uid = 0;
 function uid(prefix = "nlpw") {
   _uid += 1;

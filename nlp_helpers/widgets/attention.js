@@ -331,30 +331,9 @@ function render({ model, el }) {
 
   // ---- the step-through panel ---------------------------------------------------------------
   // The panel is updated in place when its new content has the shape of what it shows (a temperature
-  // step changes numbers, not lines): only changed text and attributes reach the page, so the browser
-  // restyles a few numbers instead of laying out a new panel at every slider step.
-  const kind = (node) => node.tagName || "#text";
-  function sameShape(a, b) {
-    if (a === b) return true;
-    if (kind(a) !== kind(b) || a.childNodes.length !== b.childNodes.length) return false;
-    for (let k = 0; k < a.childNodes.length; k++) if (!sameShape(a.childNodes[k], b.childNodes[k])) return false;
-    return true;
-  }
-  function copyInto(a, b) {
-    if (a === b) return;
-    if (kind(a) === "#text") {
-      if (a.textContent !== b.textContent) a.textContent = b.textContent;
-      return;
-    }
-    for (const name of b.getAttributeNames()) if (a.getAttribute(name) !== b.getAttribute(name)) a.setAttribute(name, b.getAttribute(name));
-    for (const name of a.getAttributeNames()) if (b.getAttribute(name) === null) a.removeAttribute(name);
-    for (let k = 0; k < a.childNodes.length; k++) copyInto(a.childNodes[k], b.childNodes[k]);
-  }
-  function showPanel(nodes) {
-    const shown = panel.childNodes;
-    if (shown.length === nodes.length && nodes.every((n, k) => sameShape(shown[k], n))) nodes.forEach((n, k) => copyInto(shown[k], n));
-    else panel.replaceChildren(...nodes);
-  }
+  // step changes numbers, not lines), so the browser restyles a few numbers instead of laying out a new
+  // panel at every slider step.
+  const showPanel = (nodes) => patchChildren(panel, nodes);
 
   const numCell = (testid, value, digits, extra = {}) =>
     h("span", { class: "nlpw-num", "data-testid": testid, "data-value": String(value), text: Number(value).toFixed(digits), ...extra });

@@ -23,33 +23,19 @@ const GAP = 8;
 const LEFT = 58;
 const TOP = 18; // room for the tokens above the columns
 
-function drawHeatmap(canvas, tokens, values, units, step, cMax) {
+// The cells of the heatmap do not change with the step: they are painted once into a buffer canvas;
+// a redraw copies the buffer and adds the step's outline and bold token (thousands of fillRect calls
+// with colour strings per slider step cost a slow CPU tens of milliseconds).
+function paintCells(tokens, values, units, cMax, cw, W, H, ratio, ink) {
+  const buffer = document.createElement("canvas");
+  buffer.width = Math.round(W * ratio);
+  buffer.height = Math.round(H * ratio);
+  const ctx = buffer.getContext("2d");
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   const T = values.i.length;
   const U = units.length;
-  const cw = Math.max(6, Math.min(16, Math.floor(560 / T)));
-  const W = LEFT + cw * T + 4;
-  const H = TOP + ROWS.length * (U * CELL_H + GAP);
-  const ratio = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
-  canvas.width = Math.round(W * ratio);
-  canvas.height = Math.round(H * ratio);
-  canvas.style.width = "100%";
-  canvas.style.maxWidth = `${W}px`;
-  canvas.style.aspectRatio = `${W} / ${H}`;
-  const geometry = { W, H, cw, T };
-  const ctx = typeof canvas.getContext === "function" ? canvas.getContext("2d") : null;
-  if (!ctx) return geometry; // a DOM without canvas (the unit tests' Node DOM): the readout carries the numbers
-  const ink = (typeof getComputedStyle === "function" && getComputedStyle(canvas).color) || "#222";
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  ctx.clearRect(0, 0, W, H);
   ctx.font = "10px sans-serif";
   ctx.textBaseline = "middle";
-  ctx.textAlign = "center";
-  ctx.fillStyle = ink;
-  tokens.forEach((tok, t) => {
-    ctx.font = t === step ? "bold 11px monospace" : "10px monospace";
-    ctx.fillText(tok, LEFT + t * cw + cw / 2, TOP / 2);
-  });
-  ctx.font = "10px sans-serif";
   ROWS.forEach(([key, name], r) => {
     const y0 = TOP + r * (U * CELL_H + GAP);
     ctx.fillStyle = ink;
@@ -62,6 +48,41 @@ function drawHeatmap(canvas, tokens, values, units, step, cMax) {
         ctx.fillRect(LEFT + t * cw, y0 + k * CELL_H, cw, CELL_H);
       }
     }
+  });
+  return buffer;
+}
+
+function drawHeatmap(canvas, cache, tokens, values, units, step, cMax) {
+  const T = values.i.length;
+  const U = units.length;
+  const cw = Math.max(6, Math.min(16, Math.floor(560 / T)));
+  const W = LEFT + cw * T + 4;
+  const H = TOP + ROWS.length * (U * CELL_H + GAP);
+  const ratio = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
+  const [pw, ph] = [Math.round(W * ratio), Math.round(H * ratio)];
+  if (canvas.width !== pw || canvas.height !== ph) { // resizing reallocates the canvas: only when it changes
+    canvas.width = pw;
+    canvas.height = ph;
+    canvas.style.width = "100%";
+    canvas.style.maxWidth = `${W}px`;
+    canvas.style.aspectRatio = `${W} / ${H}`;
+  }
+  const geometry = { W, H, cw, T };
+  const ctx = typeof canvas.getContext === "function" ? canvas.getContext("2d") : null;
+  if (!ctx) return geometry; // a DOM without canvas (the unit tests' Node DOM): the readout carries the numbers
+  const ink = (typeof getComputedStyle === "function" && getComputedStyle(canvas).color) || "#222";
+  const key = `${pw}x${ph} ${ink}`; // the colour of the labels follows the page's light or dark mode
+  if (cache.key !== key) Object.assign(cache, { key, buffer: paintCells(tokens, values, units, cMax, cw, W, H, ratio, ink) });
+  ctx.setTransform(1, 0, 0, 1, 0, 0);
+  ctx.clearRect(0, 0, pw, ph);
+  ctx.drawImage(cache.buffer, 0, 0);
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.textBaseline = "middle";
+  ctx.textAlign = "center";
+  ctx.fillStyle = ink;
+  tokens.forEach((tok, t) => {
+    ctx.font = t === step ? "bold 11px monospace" : "10px monospace";
+    ctx.fillText(tok, LEFT + t * cw + cw / 2, TOP / 2);
   });
   ctx.strokeStyle = "#d55e00";
   ctx.lineWidth = 2;
@@ -104,6 +125,7 @@ function render({ model, el }) {
     h("div", { class: "nlpw-drawing" }, [canvas]), legend, readout);
 
   let geometry = null;
+  const cells = {}; // the painted cells, kept between redraws
   canvas.addEventListener("keydown", (e) => {
     const d = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1, ArrowDown: 1 }[e.key];
     if (d) { e.preventDefault(); move(d); }
@@ -120,8 +142,8 @@ function render({ model, el }) {
   function draw() {
     const t = Math.min(Math.max(model.get("step"), 0), T - 1);
     if (Number(stepSlider.input.value) !== t + 1) stepSlider.set(t + 1);
-    strip.replaceChildren(...tokens.map((tok, k) => h("span", { class: k === t ? "nlpw-lg-tok sel" : "nlpw-lg-tok", text: tok })));
-    geometry = drawHeatmap(canvas, tokens, values, units, t, cMax);
+    patchChildren(strip, tokens.map((tok, k) => h("span", { class: k === t ? "nlpw-lg-tok sel" : "nlpw-lg-tok", text: tok })));
+    geometry = drawHeatmap(canvas, cells, tokens, values, units, t, cMax);
     const cell = (key, k, digits = 3) => h("td", { "data-testid": `lg-${key}-${k}`, "data-value": String(values[key][t][k]), text: fmt(values[key][t][k], digits) });
     const rows = units.map((unit, k) => {
       const m = memoryUpdate(values, t, k);
@@ -133,11 +155,11 @@ function render({ model, el }) {
         h("td", { "data-testid": `lg-hcalc-${k}`, "data-value": String(m.h), "data-stored": String(values.h[t][k]), text: fmt(m.h, 3) }),
       ]);
     });
-    readout.replaceChildren(h("table", {}, [
+    patchChildren(readout, [h("table", {}, [
       h("caption", { text: `Step ${t + 1}, token “${tokens[t]}”: c = f·c_prev + i·g, h = o·tanh(c)` }),
       h("thead", {}, h("tr", {}, ["unit", "i", "f", "g (new)", "o", "c_prev", "c = f·c_prev + i·g", "h = o·tanh(c)"].map((x) => h("th", { scope: "col", text: x })))),
       h("tbody", {}, rows),
-    ]));
+    ])]);
   }
 
   draw();

@@ -399,14 +399,15 @@ function renderSoftmax(model, el) {
   const entropyOut = h("output", { "data-testid": "softmax-entropy" });
   const tSlider = slider({ label: "Temperature", min: model.get("min_temperature"), max: model.get("max_temperature"), step: 0.05,
     value: temperature, format: (v) => Number(v).toFixed(2),
-    onInput: (v) => { temperature = v; setTrait(model, "temperature", v); draw(); } });
+    onInput: (v) => setTrait(model, "temperature", v) }); // the change listener below redraws, once
   tSlider.input.setAttribute("data-testid", "softmax-temperature");
   function draw() {
     const probs = temperature === 0 ? filterDistribution(logits, 0, 0, 1).probs : softmax(logits, temperature);
     entropyOut.textContent = fmt(entropyNats(probs), 3);
-    chartBox.replaceChildren(barChart({ labels, probs, maxBars: labels.length, title: `softmax of the logits at temperature ${fmt(temperature, 2)}`, fixedAxis: true }));
-    tableBox.replaceChildren(probTable({ labels, probs, prefix: "softmax", caption: "Table: logits and probabilities" }));
-    stepsBox.replaceChildren(stepsTable(labels, logits, temperature));
+    // Updated in place: a temperature step changes the numbers, not the shape, of the chart and tables.
+    patchChildren(chartBox, [barChart({ labels, probs, maxBars: labels.length, title: `softmax of the logits at temperature ${fmt(temperature, 2)}`, fixedAxis: true })]);
+    patchChildren(tableBox, [probTable({ labels, probs, prefix: "softmax", caption: "Table: logits and probabilities" })]);
+    patchChildren(stepsBox, [stepsTable(labels, logits, temperature)]);
   }
   model.on("change:temperature", () => { temperature = model.get("temperature"); tSlider.set(temperature); draw(); });
   const stats = h("p", { "aria-live": "polite" }, ["Entropy: ", entropyOut, " nats"]);
