@@ -26,6 +26,7 @@ import http.server
 import os
 import socketserver
 import statistics
+import sys
 import threading
 from pathlib import Path
 
@@ -111,6 +112,7 @@ def run() -> list[dict]:
             if n_views == 0:
                 page.close()
                 continue
+            print(f"{rel}: waiting for {n_views} widget views", file=sys.stderr, flush=True)
             page.wait_for_function("() => window.__widgetsDrawnAt !== undefined", timeout=120_000)
             ready_s = page.evaluate("() => window.__widgetsDrawnAt") / 1000
             rows.append(

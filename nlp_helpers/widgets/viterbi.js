@@ -91,11 +91,11 @@ function render({ model, el }) {
         h("td", { class: win ? "win" : "", "data-value": String(total), text: fmt(total, 3) }),
       ]);
     });
-    cands.replaceChildren(h("table", { class: "nlpw-vt-cands" }, [
+    patchChildren(cands, [h("table", { class: "nlpw-vt-cands" }, [
       h("caption", { text: `v${t + 1}(${tags[j]}) for “${words[t]}”: the best previous tag wins` }),
       h("thead", {}, h("tr", {}, ["previous tag i", `v${t}(i)`, `log a(i → ${tags[j]})`, `log b(${words[t]} | ${tags[j]})`, "sum"].map((x) => h("th", { scope: "col", text: x })))),
       h("tbody", {}, rows),
-    ]));
+    ])]);
   }
 
   function draw() {
@@ -144,11 +144,11 @@ function render({ model, el }) {
     pathOut.setAttribute("data-path", step === T ? path.map((j) => tags[j]).join(" ") : "");
     if (!focus || focus[0] >= step) explain(step - 1, v[step - 1].indexOf(Math.max(...v[step - 1])));
     else explain(focus[0], focus[1]);
-    table.replaceChildren(h("summary", { text: "The trellis as a table (probabilities)" }), h("table", { "data-testid": "vt-table" }, [
+    patchChildren(table, [h("summary", { text: "The trellis as a table (probabilities)" }), h("table", { "data-testid": "vt-table" }, [
       h("thead", {}, h("tr", {}, [h("th", { scope: "col", text: "tag" }), ...words.map((w) => h("th", { scope: "col", text: w }))])),
       h("tbody", {}, tags.map((tag, j) => h("tr", {}, [h("th", { scope: "row", text: tag }),
         ...words.map((_, t) => h("td", { text: t < step ? prob(v[t][j]) : "·" }))]))),
-    ]));
+    ])]);
   }
 
   draw();
