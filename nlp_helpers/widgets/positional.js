@@ -28,6 +28,7 @@ export function similarity(pe, p) {
 const TABLE = 8;
 const PLOT_W = 460;
 const PLOT_H = 170;
+const HEAT_H = 300;
 const PAD = { left: 48, right: 12, top: 12, bottom: 36 };
 
 // Set attributes of an existing element (an update in place: no new elements, no re-layout of the rest).
@@ -128,10 +129,10 @@ function cellBuffer(d, n) {
 function heatmapCanvas(canvas, pe, n, d, pair, position) {
   const left = 44;
   const top = 8;
-  // Cells as wide as the plot allows (at most 28 x 16 px): from 17 dimensions and 19 positions up the
-  // heatmap is exactly 460 x 300 px, so moving a slider does not resize (reallocate) the canvas.
-  const cw = Math.min(28, PLOT_W / d);
-  const ch = Math.min(16, 300 / n);
+  // The heatmap is always 460 x 300 px, its cells as large as the sliders leave them: moving a slider
+  // neither resizes (reallocates) the canvas nor shifts the page below it.
+  const cw = PLOT_W / d;
+  const ch = HEAT_H / n;
   const W = Math.round(left + cw * d + 56);
   const H = Math.round(top + ch * n + 40);
   const ratio = (typeof window !== "undefined" && window.devicePixelRatio) || 1;
