@@ -281,7 +281,7 @@ function render({ model, el }) {
     cell.textContent = fmt(v, 4);
   };
 
-  function updateTables(pe, sim, n, d, p) {
+  function updateTables(pe, sim, n, d, p, newPe) {
     const rows = Math.min(TABLE, n);
     const cols = Math.min(TABLE, d);
     if (valueShape !== `${rows}x${cols}`) {
@@ -292,7 +292,7 @@ function render({ model, el }) {
         h("tbody", {}, valueCells.map((cells, q) => h("tr", {}, [h("th", { scope: "row", text: String(q) }), ...cells]))));
     }
     valueCaption.textContent = `First ${rows} positions × ${cols} dimensions of PE`;
-    valueCells.forEach((cells, q) => cells.forEach((cell, x) => setCell(cell, pe[q][x])));
+    if (newPe) valueCells.forEach((cells, q) => cells.forEach((cell, x) => setCell(cell, pe[q][x])));
     simCaption.textContent = `PE(${p}) · PE(q) for every position q`;
     while (simBody.children.length > n) simBody.children[simBody.children.length - 1].remove();
     while (simBody.children.length < n) {
@@ -302,6 +302,7 @@ function render({ model, el }) {
     for (let q = 0; q < n; q++) setCell(simBody.children[q].children[1], sim[q]);
   }
 
+  const last = {}; // what the previous redraw computed, and for which slider values
   function draw() {
     syncControls();
     const n = get("length");
@@ -309,7 +310,12 @@ function render({ model, el }) {
     const base = get("base");
     const pr = Math.min(get("pair"), d / 2 - 1);
     const p = Math.min(get("position"), n - 1);
-    const pe = positionalEncoding(n, d, base);
+    // Only what the moved slider changes is recomputed and redrawn: the table PE for a new length,
+    // width or base; the waves for a new dimension pair; the similarities for a new position.
+    const peKey = `${n}/${d}/${base}`;
+    const newPe = last.peKey !== peKey;
+    if (newPe) Object.assign(last, { peKey, pe: positionalEncoding(n, d, base) });
+    const pe = last.pe;
     const sim = similarity(pe, p);
     current = pe;
     heatTitle.textContent = `PE table: ${n} positions × ${d} dimensions (outlined: dimension pair ${pr}, position ${p})`;
@@ -317,7 +323,10 @@ function render({ model, el }) {
     const w = peFrequency(2 * pr, d, base);
     const xs = Array.from({ length: n }, (_, i) => i);
     const fine = Array.from({ length: 200 }, (_, k) => ((n - 1) * k) / 199);
-    waves.update({
+    const wavesKey = `${peKey}/${pr}`;
+    const newWaves = last.wavesKey !== wavesKey;
+    last.wavesKey = wavesKey;
+    if (newWaves) waves.update({
       xs, ymin: -1, ymax: 1,
       title: `Period ${(2 * Math.PI / w).toPrecision(4)} positions (frequency ${w.toPrecision(3)})`,
       subtitle: `Dimensions ${2 * pr} (sin) and ${2 * pr + 1} (cos) along the positions`,
@@ -332,7 +341,7 @@ function render({ model, el }) {
       subtitle: `Dot product of the encoding of position p with that of every position q`,
       series: [{ ys: sim, color: "#009e73", label: "PE(p)·PE(q)", dots: n <= 64 }],
     });
-    updateTables(pe, sim, n, d, p);
+    updateTables(pe, sim, n, d, p, newPe);
     summary.textContent = `d_model ${d}, ${n} positions. PE(${p}) = [${pe[p].slice(0, 6).map((v) => fmt(v, 3)).join(", ")}${d > 6 ? ", …" : ""}]. ` +
       `Its dot product with the other positions falls from ${fmt(sim[p], 2)} at q = ${p} as |p − q| grows.`;
   }
