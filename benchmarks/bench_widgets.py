@@ -117,7 +117,7 @@ def run() -> list[dict]:
             ready_s = page.evaluate("() => window.__widgetsDrawnAt") / 1000
             rows.append(
                 {
-                    "helper": f"{rel}: all {n_views} widget views drawn",
+                    "helper": f"{rel.removeprefix('book/')}: all {n_views} widget views drawn",
                     "reference": f"page load at {THROTTLE}x CPU throttling",
                     "agreement": "-",
                     "ours_s": ready_s,
@@ -134,7 +134,7 @@ def run() -> list[dict]:
                 median = statistics.median(times[1:])
                 rows.append(
                     {
-                        "helper": f"{rel}: {_label(page, i)}",
+                        "helper": f"{rel.removeprefix('book/')}: {_label(page, i)}",
                         "reference": f"slider step at {THROTTLE}x CPU throttling",
                         "agreement": "-",
                         "ours_s": median / 1000,
