@@ -31,9 +31,15 @@ const PLOT_H = 170;
 const HEAT_H = 300;
 const PAD = { left: 48, right: 12, top: 12, bottom: 36 };
 
+// Set an attribute only when its value changes: writing one, even with its old value, can make the browser
+// restyle the element (a range input's maximum: its whole slider).
+function setIfChanged(node, name, value) {
+  if (node.getAttribute(name) !== String(value)) node.setAttribute(name, value);
+}
+
 // Set attributes of an existing element (an update in place: no new elements, no re-layout of the rest).
 function setAttrs(node, attrs) {
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) setIfChanged(node, k, v);
 }
 
 // A line chart with labelled axes, scaled to its container (viewBox, width 100%), built once and updated
@@ -71,7 +77,7 @@ function makeChart({ testid, xlabel, ylabel }) {
     const Y = (y) => PAD.top + (1 - (y - ymin) / (ymax - ymin || 1)) * PLOT_H;
     titleText.textContent = title;
     subtitleText.textContent = subtitle;
-    s.setAttribute("aria-label", `${title}. ${subtitle}`);
+    setIfChanged(s, "aria-label", `${title}. ${subtitle}`);
     setAttrs(zero, { y1: Y(0), y2: Y(0), visibility: ymin < 0 && ymax > 0 ? "visible" : "hidden" });
     [ymin, ymax].forEach((y, k) => {
       yTicks[k].setAttribute("y", Y(y) + 4);
@@ -142,9 +148,9 @@ function heatmapCanvas(canvas, pe, n, d, pair, position) {
     canvas.height = ph;
     canvas.style.maxWidth = `${W}px`;
     canvas.style.aspectRatio = `${W} / ${H}`;
+    canvas.style.width = "100%";
   }
-  canvas.style.width = "100%";
-  canvas.setAttribute("aria-label", `Positional encoding heatmap: ${n} positions (rows) by ${d} dimensions (columns), values from −1 to +1`);
+  setIfChanged(canvas, "aria-label", `Positional encoding heatmap: ${n} positions (rows) by ${d} dimensions (columns), values from −1 to +1`);
   const ctx = typeof canvas.getContext === "function" ? canvas.getContext("2d") : null;
   const geometry = { left, top, cw, ch, n, d, W };
   if (!ctx) return geometry; // a DOM without canvas (the unit tests' Node DOM): tables still carry the numbers
@@ -258,8 +264,8 @@ function render({ model, el }) {
   }
 
   function syncControls() {
-    sl.pair.input.setAttribute("max", String(get("d_model") / 2 - 1));
-    sl.pos.input.setAttribute("max", String(get("length") - 1));
+    setIfChanged(sl.pair.input, "max", String(get("d_model") / 2 - 1));
+    setIfChanged(sl.pos.input, "max", String(get("length") - 1));
     for (const [k, name] of [["d", "d_model"], ["n", "length"], ["pair", "pair"], ["pos", "position"]]) {
       if (Number(sl[k].input.value) !== get(name)) sl[k].set(get(name));
     }
