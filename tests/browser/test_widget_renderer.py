@@ -1,0 +1,78 @@
+"""The book's widget renderer (book/_static/nlp-widgets.js) on a bare page: the book's plain modules
+(``export`` only before declarations and one ``export default``) are run at once; any other module goes
+through a real dynamic ``import()``. Both must draw, and two views of one model must stay in step."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import socketserver
+import threading
+
+import pytest
+
+from .conftest import ROOT
+
+PLAIN = """export function label(x) { return `plain ${x}`; }
+export default { render({ model, el }) {
+  const out = document.createElement("span");
+  const more = document.createElement("button");
+  more.textContent = "+1";
+  more.addEventListener("click", () => model.set("value", model.get("value") + 1));
+  const draw = () => { out.textContent = label(model.get("value")); };
+  model.on("change:value", draw);
+  el.append(out, more);
+  draw();
+} };"""
+# `export { ... }` and import.meta are module syntax the quick path does not take.
+REAL_MODULE = """const widget = { render({ el }) { el.textContent = `module ${typeof import.meta.url}`; } };
+export { widget as default };"""
+
+
+def _model(esm: str, value: int = 1) -> dict:
+    return {"model_module": "anywidget", "model_name": "AnyModel", "state": {"_esm": esm, "_css": "", "value": value}}
+
+
+@pytest.fixture(scope="module")
+def renderer_page_url(tmp_path_factory):
+    state = {"state": {"plain": _model(PLAIN), "real": _model(REAL_MODULE)}}
+    views = "".join(
+        f'<section id="{name}-{k}"><script type="application/vnd.jupyter.widget-view+json">'
+        f"{json.dumps({'model_id': name, 'version_major': 2, 'version_minor': 1})}</script></section>"
+        for name, k in (("plain", 0), ("plain", 1), ("real", 0))
+    )
+    html = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>renderer</title><link rel="icon" href="data:,">
+<script src="_static/nlp-widgets.js" defer></script>
+<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>
+</head><body>{views}</body></html>"""
+    site = tmp_path_factory.mktemp("renderer")
+    (site / "_static").symlink_to(ROOT / "book" / "_static", target_is_directory=True)
+    (site / "index.html").write_text(html, encoding="utf-8")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site))) as srv:
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        yield f"http://127.0.0.1:{srv.server_address[1]}/index.html"
+        srv.shutdown()
+
+
+def test_plain_and_real_modules_both_draw(browser, renderer_page_url):
+    context = browser.new_context()
+    page = context.new_page()
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+    page.goto(renderer_page_url)
+    page.wait_for_function("() => document.querySelectorAll('.widget-subarea').length === 3")
+    page.wait_for_function("() => document.querySelector('#real-0 .widget-subarea').textContent !== ''")
+    assert page.locator("#plain-0 .widget-subarea span").text_content() == "plain 1"
+    page.locator("#plain-1 button").click()  # the other view of the same model follows
+    assert page.locator("#plain-0 .widget-subarea span").text_content() == "plain 2"
+    assert page.locator("#plain-1 .widget-subarea span").text_content() == "plain 2"
+    assert page.locator("#real-0 .widget-subarea").text_content() == "module string"
+    assert problems == []
+    context.close()
