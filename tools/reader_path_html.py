@@ -1,0 +1,194 @@
+"""The reader's-path checks of a built page (``_build/html/book/...html``): what the reader actually sees.
+
+- Python warning text or a machine path in a cell's output;
+- the same paragraph (at least 60 characters, whitespace and case normalised) twice on a page;
+- an empty section (a heading with nothing before the next heading of the same or a higher level);
+- headings out of order (a level skipped on the way down);
+- a blank figure: an output PNG whose pixels are nearly all one colour, or one panel of a figure whose
+  plotting area (the framed axes box) is empty (see ``blank_panels`` for what it can and cannot see);
+- a DataFrame cell printing a plain number in scientific notation (``3.0000e+01``).
+
+``python -m tools.reader_path_html`` prints the failures of every built page of ``_toc.yml``.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+from bs4 import BeautifulSoup, Tag
+from PIL import Image
+
+from tools.toc_notebooks import ROOT, toc_notebooks
+
+BUILD = ROOT / "_build" / "html"
+WARNING = re.compile(r"\b(?:Future|Deprecation|User|Runtime|Pandas4|PendingDeprecation|Syntax)Warning\b|\bWarning:")
+MACHINE_PATH = re.compile(r"/site-packages/|/root/|/tmp/|\.venv\b|/home/\w+/")
+SCIENTIFIC = re.compile(r"^\s*[-+]?\d(?:\.\d+)?e[-+]?\d+\s*$", re.I)
+MIN_PARAGRAPH = 60
+# A figure is blank when this share of its pixels is within TOLERANCE of its commonest colour.
+UNIFORM_SHARE, TOLERANCE = 0.995, 8
+
+
+def _text(node: Tag) -> str:
+    return re.sub(r"\s+", " ", node.get_text(" ")).strip()
+
+
+def _article(soup: BeautifulSoup) -> Tag:
+    return soup.select_one("article.bd-article") or soup.body or soup
+
+
+def output_failures(article: Tag) -> list[str]:
+    bad = []
+    for out in article.select(".cell_output"):
+        text = _text(out)
+        for pattern, what in ((WARNING, "Python warning"), (MACHINE_PATH, "machine path")):
+            hit = pattern.search(text)
+            if hit:
+                start = max(0, hit.start() - 40)
+                bad.append(f"{what} in an output: '…{text[start : hit.end() + 40]}…'")
+    return bad
+
+
+def repeated_paragraphs(article: Tag) -> list[str]:
+    seen: dict[str, int] = {}
+    for p in article.find_all("p"):
+        if p.find_parent(class_="cell_output"):
+            continue
+        key = _text(p).lower()
+        if len(key) >= MIN_PARAGRAPH:
+            seen[key] = seen.get(key, 0) + 1
+    return [f"a paragraph appears {n} times: '{key[:70]}…'" for key, n in seen.items() if n > 1]
+
+
+def _heading(node: Tag) -> Tag | None:
+    return next((c for c in node.find_all(re.compile(r"^h[1-6]$"), recursive=False)), None)
+
+
+def empty_sections(article: Tag) -> list[str]:
+    bad = []
+    for section in article.find_all("section"):
+        head = _heading(section)
+        if head is None:
+            continue
+        rest = [c for c in section.children if isinstance(c, Tag) and c is not head]
+        rest = [c for c in rest if c.name != "span" or _text(c)]  # Sphinx's anchors are empty spans
+        if not rest:
+            bad.append(f"the section '{_text(head).rstrip('#').strip()}' is empty")
+    return bad
+
+
+def heading_order(article: Tag) -> list[str]:
+    bad, last = [], 0
+    for head in article.find_all(re.compile(r"^h[1-6]$")):
+        if head.find_parent(class_=["cell_output", "admonition", "sd-card"]):
+            continue
+        level = int(head.name[1])
+        if last and level > last + 1:
+            bad.append(f"heading '{_text(head).rstrip('#').strip()}' is h{level} right after an h{last}")
+        last = level
+    return bad
+
+
+def scientific_cells(article: Tag) -> list[str]:
+    bad = []
+    for table in article.select("table.dataframe"):
+        for cell in table.find_all(["td", "th"]):
+            text = _text(cell)
+            if SCIENTIFIC.match(text) and 1e-3 <= abs(float(text)) < 1e6:
+                bad.append(f"a table prints the plain number {float(text):g} as {text}")
+    return bad
+
+
+def _background(rgb: np.ndarray) -> tuple[np.ndarray, float]:
+    """The commonest colour of an image and the share of pixels within TOLERANCE of it."""
+    flat = rgb.reshape(-1, 3)
+    colours, counts = np.unique(flat // 4, axis=0, return_counts=True)
+    bg = colours[counts.argmax()].astype(int) * 4 + 2
+    near = np.abs(rgb.astype(int) - bg).max(axis=-1) <= TOLERANCE
+    return near, float(near.mean())
+
+
+def blank_panels(path: Path) -> list[str]:
+    """Why the PNG at ``path`` looks blank, or [].
+
+    The whole image is blank when nearly all its pixels share one colour. Panels: the image is cut at
+    full-height columns of background colour; in each panel the axes box is found as the outermost rows
+    and columns of ink that span most of the panel (the frame Matplotlib draws), and the panel is blank
+    when nothing is drawn strictly inside that box. It cannot see a panel without a frame, a panel whose
+    only content touches its frame, or a blank panel with grid lines (a grid is content to it).
+    """
+    rgb = np.asarray(Image.open(path).convert("RGB"))
+    near, share = _background(rgb)
+    if share >= UNIFORM_SHARE:
+        return [f"figure {path.name} is blank ({share:.1%} of its pixels are one colour)"]
+    ink = ~near
+    columns = ink.any(axis=0)
+    panels, start = [], None
+    for x, has_ink in enumerate([*columns, False]):
+        if has_ink and start is None:
+            start = x
+        elif not has_ink and start is not None:
+            if x - start >= 0.1 * rgb.shape[1]:
+                panels.append((start, x))
+            start = None
+    bad = []
+    for k, (a, b) in enumerate(panels):
+        box = ink[:, a:b]
+        rows = np.flatnonzero(box.mean(axis=1) > 0.6)  # horizontal frame lines span most of the panel
+        if len(rows) < 2 or rows[-1] - rows[0] < 20:
+            continue  # no frame found: nothing to say about this panel
+        cols = np.flatnonzero(box[rows[0] : rows[-1] + 1].mean(axis=0) > 0.9)  # and so do vertical ones
+        if len(cols) < 2 or cols[-1] - cols[0] < 20:
+            continue
+        inside = box[rows[0] + 3 : rows[-1] - 2, cols[0] + 3 : cols[-1] - 2]
+        if inside.size and inside.mean() < 0.0005:
+            bad.append(f"figure {path.name}: panel {k + 1} of {len(panels)} is empty inside its axes")
+    return bad
+
+
+def figure_failures(article: Tag, page: Path) -> list[str]:
+    bad = []
+    for img in article.select(".cell_output img"):
+        src = img.get("src", "")
+        path = (page.parent / src).resolve()
+        if src.endswith(".png") and path.is_file():
+            bad += blank_panels(path)
+    return bad
+
+
+def html_failures(page: Path) -> list[str]:
+    """Every reader's-path failure of the built page ``page`` (empty if none)."""
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    article = _article(soup)
+    return [
+        *output_failures(article),
+        *repeated_paragraphs(article),
+        *empty_sections(article),
+        *heading_order(article),
+        *figure_failures(article, page),
+        *scientific_cells(article),
+    ]
+
+
+def built_page(notebook: Path, build: Path = BUILD) -> Path:
+    """Where the build writes the page of ``notebook`` (``book/x/y.ipynb`` -> ``_build/html/book/x/y.html``)."""
+    return build / Path(notebook).resolve().relative_to(ROOT).with_suffix(".html")
+
+
+def main(argv: list[str]) -> int:
+    notebooks = [Path(a).resolve() for a in argv] or [p for p in toc_notebooks() if "appendix" not in p.parts]
+    for nb in notebooks:
+        page = built_page(nb)
+        if not page.exists():
+            print(f"{page.relative_to(ROOT)}: not built")
+            continue
+        for failure in html_failures(page):
+            print(f"{nb.relative_to(ROOT)}: {failure}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
