@@ -1,7 +1,9 @@
 // QuickCheck: questions answered and judged on the page (no kernel). Each question is a <fieldset
-// class="quick-check">; a choice is a group of native radio buttons (keyboard: Tab to the group, arrows
-// to move, Space to pick), a number is an <input inputmode="decimal"> with a Check button. Feedback is
-// written into a live region so screen readers announce it.
+// class="quick-check">. A choice is a group of native radio buttons, each inside its own <label> so the
+// whole row is the tap target (keyboard: Tab to the group, arrows to move and pick); a number is an
+// <input inputmode="decimal"> with a Check button (or Enter). Both have "Show the answer". Feedback is
+// written into a live region (role="status") so screen readers announce it, and the verdict is said in
+// words and a sign (✓/✗), never by colour alone.
 
 // Text with `code` spans: backticked parts become <code>, everything else stays text (never innerHTML).
 function richText(tag, text, attrs = {}) {
@@ -15,58 +17,102 @@ function richText(tag, text, attrs = {}) {
   return node;
 }
 
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+// The number a reader typed, or null. Accepts "0.25", ".25", "-3", "1e-3", a decimal comma ("0,25"),
+// the minus sign U+2212, spaces, and a fraction of two such numbers ("3/8"). Refuses "25%", "1,000".
 export function parseNumber(text) {
-  // Accept "0.25", ".25", "1,5" (decimal comma), "-3", "1e-3", "25%" (-> 0.25 is NOT applied: % is refused).
-  const t = String(text).trim().replace(/\u2212/g, "-").replace(/^([+-]?\d*),(\d+)$/, "$1.$2");
-  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(t)) return null;
-  const x = Number(t);
+  const t = String(text).trim().replace(/\u2212/g, "-").replace(/\s+/g, "");
+  const parts = t.split("/");
+  if (parts.length > 2) return null;
+  const values = parts.map((p) => {
+    const s = p.replace(/^([+-]?\d*),(\d+)$/, "$1.$2");
+    return NUMBER.test(s) ? Number(s) : null;
+  });
+  if (values.includes(null)) return null;
+  const x = values.length === 2 ? values[0] / values[1] : values[0];
   return Number.isFinite(x) ? x : null;
 }
 
+// |value - target| <= tolerance, the edge included despite binary rounding (QuickCheck's _within).
+const SLACK = 1e-9;
+const within = (value, target, tolerance) => Math.abs(value - target) <= tolerance * (1 + SLACK);
+
+export const TRY_AGAIN = "Not quite. Try again, or show the answer.";
+
+// What the page says to `response` (an option index, or a number): {correct, feedback}. The same rule
+// as QuickCheck.judge in Python (tests/widgets/test_widgets_quick_check.py runs both on the same cases).
 export function judge(q, response) {
   if (q.kind === "choice") return { correct: response === q.answer, feedback: q.feedback[response] };
-  if (Math.abs(response - q.answer) <= q.tolerance) return { correct: true, feedback: q.explanation };
+  if (within(response, q.answer, q.tolerance)) return { correct: true, feedback: q.explanation };
   for (const [value, feedback] of q.mistakes || []) {
-    if (Math.abs(response - value) <= q.tolerance) return { correct: false, feedback };
+    if (within(response, value, q.tolerance)) return { correct: false, feedback };
   }
-  return { correct: false, feedback: "Not quite. Try again, or show the answer." };
+  return { correct: false, feedback: TRY_AGAIN };
+}
+
+function say(box, verdict, lead, feedback) {
+  box.replaceChildren(h("strong", { text: lead }), richText("span", feedback));
+  box.className = `qc-feedback qc-${verdict}`;
+  box.setAttribute("data-verdict", verdict);
 }
 
 function verdict(box, correct, feedback) {
-  box.replaceChildren(
-    h("strong", { text: correct ? "✓ Right. " : "✗ Not quite. " }),
-    richText("span", feedback),
-  );
-  box.className = `qc-feedback ${correct ? "qc-right" : "qc-wrong"}`;
-  box.dataset.verdict = correct ? "right" : "wrong";
+  say(box, correct ? "right" : "wrong", correct ? "✓ Right. " : "✗ Not quite. ", feedback);
+}
+
+function feedbackBox() {
+  return h("div", { class: "qc-feedback", role: "status", "aria-live": "polite", "data-testid": "qc-feedback" });
+}
+
+function revealButton(onclick) {
+  return h("button", { type: "button", class: "qc-reveal", text: "Show the answer", "data-testid": "qc-reveal", onclick });
 }
 
 function choiceQuestion(q, name) {
-  const box = h("div", { class: "qc-feedback", role: "status", "aria-live": "polite", "data-testid": "qc-feedback" });
-  const options = q.options.map((text, k) => {
-    const id = uid("qc");
-    const input = h("input", { type: "radio", name, id, value: String(k), "data-testid": "qc-option" });
+  const box = feedbackBox();
+  const rows = [];
+  const mark = (k, state) => {
+    rows.forEach((row) => row.removeAttribute("data-state"));
+    if (k !== null) rows[k].setAttribute("data-state", state);
+  };
+  q.options.forEach((text, k) => {
+    const input = h("input", { type: "radio", name, value: String(k), "data-testid": "qc-option" });
     input.addEventListener("change", () => {
       const { correct, feedback } = judge(q, k);
+      mark(k, correct ? "right" : "wrong");
       verdict(box, correct, feedback);
     });
-    return h("div", { class: "qc-option" }, [input, richText("label", text, { for: id })]);
+    rows.push(h("label", { class: "qc-option", "data-index": String(k) }, [input, richText("span", text)]));
   });
-  return [h("div", { class: "qc-options" }, options), box];
+  const reveal = revealButton(() => {
+    mark(q.answer, "answer");
+    say(box, "shown", `Answer: ${q.options[q.answer]}. `, q.feedback[q.answer]);
+  });
+  return [h("div", { class: "qc-options" }, rows), h("div", { class: "qc-actions" }, [reveal]), box];
 }
 
 function numericQuestion(q) {
-  const box = h("div", { class: "qc-feedback", role: "status", "aria-live": "polite", "data-testid": "qc-feedback" });
+  const box = feedbackBox();
   const id = uid("qc");
-  const input = h("input", { type: "text", inputmode: "decimal", id, autocomplete: "off", "data-testid": "qc-input" });
+  const input = h("input", {
+    type: "text",
+    inputmode: "decimal",
+    id,
+    autocomplete: "off",
+    spellcheck: "false",
+    "data-testid": "qc-input",
+  });
   const check = () => {
     const x = parseNumber(input.value);
     if (x === null) {
-      box.replaceChildren(h("span", { text: "Type a number, such as 0.25 or -3." }));
-      box.className = "qc-feedback";
-      box.dataset.verdict = "invalid";
+      box.replaceChildren(h("span", { text: "Type a number, such as 0.25, -3 or 3/8." }));
+      box.className = "qc-feedback qc-invalid";
+      box.setAttribute("data-verdict", "invalid");
+      input.setAttribute("aria-invalid", "true");
       return;
     }
+    input.removeAttribute("aria-invalid");
     const { correct, feedback } = judge(q, x);
     verdict(box, correct, feedback);
   };
@@ -77,17 +123,7 @@ function numericQuestion(q) {
     }
   });
   const button = h("button", { type: "button", text: "Check", "data-testid": "qc-check", onclick: check });
-  const reveal = h("button", {
-    type: "button",
-    class: "qc-reveal",
-    text: "Show the answer",
-    "data-testid": "qc-reveal",
-    onclick: () => {
-      box.replaceChildren(h("strong", { text: `Answer: ${q.answer}. ` }), richText("span", q.explanation));
-      box.className = "qc-feedback qc-shown";
-      box.dataset.verdict = "shown";
-    },
-  });
+  const reveal = revealButton(() => say(box, "shown", `Answer: ${q.answer}. `, q.explanation));
   return [
     h("div", { class: "qc-numeric" }, [h("label", { for: id, text: "Your answer" }), input, button, reveal]),
     box,
@@ -100,6 +136,7 @@ export default {
     const draw = () => {
       const questions = model.get("questions") || [];
       const base = model.get("check_id") || "qc";
+      root.setAttribute("data-check-id", base);
       root.replaceChildren(
         ...questions.map((q, i) => {
           const legend = h("legend", {}, [h("span", { class: "qc-number", text: `${i + 1}. ` }), richText("span", q.prompt)]);

@@ -34,6 +34,14 @@ __all__ = ["Choice", "Numeric", "QuickCheck"]
 
 _ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_QUESTIONS = 6
+# A typed value exactly at the edge of the tolerance (0.49 for 0.5 ± 0.01) counts as inside, although in
+# binary floating point |0.49 - 0.5| is a hair above 0.01: the bound gets this relative slack.
+_SLACK = 1e-9
+
+
+def _within(value: float, target: float, tolerance: float) -> bool:
+    """``|value - target| <= tolerance``, the edge included despite rounding (as ``quick_check.js`` does)."""
+    return abs(value - target) <= tolerance * (1 + _SLACK)
 
 
 def _finite(name: str, value: object) -> float:
@@ -128,7 +136,7 @@ class Numeric:
                 raise TypeError(f"mistakes[{i}] must be a (value, feedback) pair")
             value = _finite(f"mistakes[{i}][0]", item[0])
             check_text(f"mistakes[{i}][1]", item[1], allow_empty=False)
-            if abs(value - answer) <= tolerance:
+            if _within(value, answer, tolerance):
                 raise ValueError(f"mistakes[{i}] = {value} is within tolerance of the answer {answer}")
 
     def to_state(self) -> dict:
@@ -185,9 +193,9 @@ class QuickCheck(anywidget.AnyWidget):
                 raise ValueError(f"response must be an option index 0..{len(q['options']) - 1}, got {response!r}")
             return response == q["answer"], q["feedback"][response]
         value = _finite("response", response)
-        if abs(value - q["answer"]) <= q["tolerance"]:
+        if _within(value, q["answer"], q["tolerance"]):
             return True, q["explanation"]
         for wrong, feedback in q["mistakes"]:
-            if abs(value - wrong) <= q["tolerance"]:
+            if _within(value, wrong, q["tolerance"]):
                 return False, feedback
         return False, "Not quite. Try again, or show the answer."

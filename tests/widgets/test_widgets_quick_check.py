@@ -1,8 +1,19 @@
-"""QuickCheck's Python side: questions are validated, and `judge` says what the page says."""
+"""QuickCheck: questions are validated (errors name the argument), ``judge`` says what the page says, and the
+page's JavaScript (``quick_check.js``, run under Node) judges every case exactly as Python does.
+
+The browser test (``tests/browser/test_quick_check.py``) answers the questions on real pages.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
 
 import pytest
 
+from nlp_helpers.widgets.assets import load_esm
 from nlp_helpers.widgets.quick_check import Choice, Numeric, QuickCheck
+from tests.widget_node import node_binary, run_widget_js
 
 
 def _qc():
@@ -19,28 +30,190 @@ def test_judge_marks_a_wrong_choice_wrong_with_its_feedback():
     qc = _qc()
     assert qc.judge(0, 0) == (False, "not a")
     assert qc.judge(0, 1) == (True, "yes, b")
+    assert qc.judge(0, 2) == (False, "not c")
 
 
 def test_judge_numeric_uses_the_tolerance_and_the_mistakes():
     qc = _qc()
     assert qc.judge(1, 0.509)[0] and not qc.judge(1, 0.52)[0]
-    assert qc.judge(1, 2.0) == (False, "inverted")
+    assert qc.judge(1, 0.49) == (True, "1/2")  # the tolerance is closed at both ends
+    assert qc.judge(1, 2.0) == (False, "inverted") and qc.judge(1, 2.009) == (False, "inverted")
+    assert qc.judge(1, 7.0) == (False, "Not quite. Try again, or show the answer.")
+
+
+def test_judge_refuses_a_response_it_cannot_judge():
+    qc = _qc()
+    for index, response, match in [
+        (2, 0, "index"),
+        (0, 3, "response"),
+        (0, True, "response"),
+        (1, float("inf"), "response"),
+    ]:
+        with pytest.raises((TypeError, ValueError), match=match):
+            qc.judge(index, response)
+
+
+def test_state_carries_what_the_page_needs():
+    qc = _qc()
+    assert qc.check_id == "demo-page"
+    assert qc.questions[0] == {
+        "kind": "choice",
+        "prompt": "Which one?",
+        "options": ["a", "b", "c"],
+        "answer": 1,
+        "feedback": ["not a", "yes, b", "not c"],
+    }
+    assert qc.questions[1]["mistakes"] == [[2.0, "inverted"]]
+    json.dumps(qc.questions)  # plain JSON: the static page reads it from the embedded widget state
 
 
 @pytest.mark.parametrize(
     "make, match",
     [
         (lambda: Choice("q", options=["a"], answer=0, feedback=["f"]), "options"),
+        (lambda: Choice("q", options=["a"] * 7, answer=0, feedback=["f"] * 7), "options"),
+        (lambda: Choice("q", options=["a", "a"], answer=0, feedback=["f", "g"]), "distinct"),
+        (lambda: Choice("", options=["a", "b"], answer=0, feedback=["f", "g"]), "prompt"),
+        (lambda: Choice("q", options=["a", ""], answer=0, feedback=["f", "g"]), r"options\[1\]"),
         (lambda: Choice("q", options=["a", "b"], answer=2, feedback=["f", "g"]), "answer"),
+        (lambda: Choice("q", options=["a", "b"], answer=True, feedback=["f", "g"]), "answer"),
+        (lambda: Choice("q", options=["a", "b"], answer="1", feedback=["f", "g"]), "answer"),
         (lambda: Choice("q", options=["a", "b"], answer=0, feedback=["f"]), "feedback"),
+        (lambda: Choice("q", options=["a", "b"], answer=0, feedback=["f", None]), r"feedback\[1\]"),
         (lambda: Numeric("q", answer=1.0, tolerance=0, explanation="e"), "tolerance"),
+        (lambda: Numeric("q", answer=1.0, tolerance=-1, explanation="e"), "tolerance"),
         (lambda: Numeric("q", answer=float("nan"), tolerance=1, explanation="e"), "answer"),
+        (lambda: Numeric("q", answer="1", tolerance=1, explanation="e"), "answer"),
+        (lambda: Numeric("q", answer=1.0, tolerance=0.1, explanation=""), "explanation"),
         (lambda: Numeric("q", answer=1.0, tolerance=0.1, explanation="e", mistakes=[(1.05, "x")]), "mistakes"),
+        (lambda: Numeric("q", answer=1.0, tolerance=0.1, explanation="e", mistakes=[3.0]), r"mistakes\[0\]"),
+        (lambda: Numeric("q", answer=1.0, tolerance=0.1, explanation="e", mistakes=[(3.0, "")]), r"mistakes\[0\]"),
         (lambda: QuickCheck("Bad Id", [Numeric("q", answer=1.0, tolerance=0.1, explanation="e")]), "check_id"),
+        (lambda: QuickCheck("", [Numeric("q", answer=1.0, tolerance=0.1, explanation="e")]), "check_id"),
         (lambda: QuickCheck("ok", []), "questions"),
+        (lambda: QuickCheck("ok", [Numeric("q", answer=1.0, tolerance=0.1, explanation="e")] * 7), "questions"),
         (lambda: QuickCheck("ok", ["not a question"]), r"questions\[0\]"),
     ],
 )
 def test_bad_questions_are_refused_naming_the_argument(make, match):
     with pytest.raises((TypeError, ValueError), match=match):
         make()
+
+
+# ---------------------------------------------------------------- the page's JavaScript, under Node
+DRIVER = """
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+globalThis.document = { createElement() { throw new Error("no DOM here"); } };
+globalThis.Node = class {};
+const mod = await import(pathToFileURL(process.argv[2]).href);
+const cases = JSON.parse(readFileSync(process.argv[3], "utf-8"));
+const out = {
+  judged: cases.judge.map(([q, r]) => mod.judge(q, r)),
+  parsed: cases.parse.map((t) => mod.parseNumber(t)),
+};
+console.log(JSON.stringify(out));
+"""
+
+
+def _run_js(tmp_path, cases: dict) -> dict:
+    (tmp_path / "qc.mjs").write_text(load_esm("quick_check.js"), encoding="utf-8")
+    (tmp_path / "driver.mjs").write_text(DRIVER, encoding="utf-8")
+    (tmp_path / "cases.json").write_text(json.dumps(cases), encoding="utf-8")
+    run = subprocess.run(
+        [node_binary(), str(tmp_path / "driver.mjs"), str(tmp_path / "qc.mjs"), str(tmp_path / "cases.json")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 0, run.stderr
+    return json.loads(run.stdout)
+
+
+def test_javascript_judges_every_case_as_python_does(tmp_path):
+    qc = QuickCheck(
+        "parity",
+        [
+            Choice("Pick", options=["w", "x", "y", "z"], answer=2, feedback=["fw", "fx", "fy", "fz"]),
+            Numeric("Third?", answer=1 / 3, tolerance=0.005, explanation="1/3", mistakes=[(3.0, "inverted")]),
+            Numeric("Big", answer=-1200.0, tolerance=0.5, explanation="-1200", mistakes=[(1200.0, "sign")]),
+        ],
+    )
+    responses = [(0, k) for k in range(4)]
+    for q, center, tol in ((1, 1 / 3, 0.005), (2, -1200.0, 0.5)):
+        responses += [
+            (q, center + d) for d in (0, tol * 0.999, -tol * 0.999, tol, -tol, tol * 1.001, -tol * 1.001, 10 * tol)
+        ]
+    responses += [(1, 3.0), (1, 3.004), (1, 3.006), (2, 1200.0), (2, 1200.4), (2, 0.0)]
+    cases = {"judge": [[qc.questions[i], r] for i, r in responses], "parse": []}
+    js = _run_js(tmp_path, cases)["judged"]
+    for (i, r), got in zip(responses, js, strict=True):
+        assert [got["correct"], got["feedback"]] == list(qc.judge(i, r)), (i, r)
+    assert sum(g["correct"] for g in js) == 1 + 5 + 5  # the right option; the answer, ± just inside and ± on the edge
+
+
+TYPED = [
+    ("0.25", 0.25),
+    (" .25 ", 0.25),
+    ("0,25", 0.25),
+    ("-3", -3.0),
+    ("\u22123", -3.0),
+    ("+2", 2.0),
+    ("1e-3", 0.001),
+    ("2.5E2", 250.0),
+    ("3/8", 0.375),
+    ("-1 / 4", -0.25),
+    ("1 000", 1000.0),
+    ("25%", None),
+    ("1,000.5", None),
+    ("abc", None),
+    ("", None),
+    ("1/0", None),
+    ("1/2/3", None),
+    ("0x10", None),
+    ("Infinity", None),
+    ("NaN", None),
+]
+
+
+def test_javascript_reads_what_a_reader_types(tmp_path):
+    got = _run_js(tmp_path, {"judge": [], "parse": [typed for typed, _ in TYPED]})["parsed"]
+    for (typed, value), parsed in zip(TYPED, got, strict=True):
+        assert (parsed is None) if value is None else parsed == pytest.approx(value), (typed, parsed)
+
+
+def _one(question) -> dict:
+    qc = QuickCheck("one", [question])
+    return {"check_id": qc.check_id, "questions": qc.questions}
+
+
+def test_the_page_marks_a_wrong_choice_wrong_and_the_right_one_right(tmp_path):
+    esm = load_esm("quick_check.js")
+    wrong_first = _one(Choice("Q", options=["x", "y"], answer=1, feedback=["x is wrong", "y is right"]))
+    out = run_widget_js(esm, wrong_first, [{"testid": "qc-option", "checked": True}], tmp_path)
+    assert out["qc-feedback"]["attrs"]["data-verdict"] == "wrong" and "x is wrong" in out["qc-feedback"]["text"]
+    right_first = _one(Choice("Q", options=["x", "y"], answer=0, feedback=["x is right", "y is wrong"]))
+    out = run_widget_js(esm, right_first, [{"testid": "qc-option", "checked": True}], tmp_path)
+    assert out["qc-feedback"]["attrs"]["data-verdict"] == "right" and "x is right" in out["qc-feedback"]["text"]
+    out = run_widget_js(esm, right_first, [{"testid": "qc-reveal", "click": True}], tmp_path)
+    assert out["qc-feedback"]["attrs"]["data-verdict"] == "shown" and "Answer: x" in out["qc-feedback"]["text"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "verdict", "says"),
+    [
+        ("0.5", "right", "half of one"),
+        ("1/2", "right", "half of one"),
+        ("0.515", "wrong", "Try again"),
+        ("2", "wrong", "upside down"),
+        ("half", "invalid", "Type a number"),
+    ],
+)
+def test_the_page_judges_a_typed_number(tmp_path, typed, verdict, says):
+    state = _one(
+        Numeric("Half?", answer=0.5, tolerance=0.01, explanation="half of one", mistakes=[(2.0, "upside down")])
+    )
+    actions = [{"testid": "qc-input", "value": typed}, {"testid": "qc-check", "click": True}]
+    out = run_widget_js(load_esm("quick_check.js"), state, actions, tmp_path)
+    assert out["qc-feedback"]["attrs"]["data-verdict"] == verdict
+    assert says in out["qc-feedback"]["text"]
