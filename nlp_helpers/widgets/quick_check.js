@@ -51,6 +51,13 @@ export function judge(q, response) {
   return { correct: false, feedback: TRY_AGAIN };
 }
 
+// The answer as the reader would write it: to the precision the tolerance asks (0.118 for ± 0.0005), not
+// the float's 17 digits.
+export function formatAnswer(q) {
+  const decimals = Math.min(12, Math.max(0, Math.ceil(-Math.log10(q.tolerance))));
+  return String(Number(q.answer.toFixed(decimals)));
+}
+
 function say(box, verdict, lead, feedback) {
   box.replaceChildren(h("strong", { text: lead }), richText("span", feedback));
   box.className = `qc-feedback qc-${verdict}`;
@@ -123,7 +130,7 @@ function numericQuestion(q) {
     }
   });
   const button = h("button", { type: "button", text: "Check", "data-testid": "qc-check", onclick: check });
-  const reveal = revealButton(() => say(box, "shown", `Answer: ${q.answer}. `, q.explanation));
+  const reveal = revealButton(() => say(box, "shown", `Answer: ${formatAnswer(q)}. `, q.explanation));
   return [
     h("div", { class: "qc-numeric" }, [h("label", { for: id, text: "Your answer" }), input, button, reveal]),
     box,

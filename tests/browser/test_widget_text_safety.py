@@ -32,6 +32,7 @@ def _widgets():
     from nlp_helpers.widgets.lstm_gates import LSTMGates
     from nlp_helpers.widgets.model_view import AttentionModelView
     from nlp_helpers.widgets.ngram_generator import NGramGenerator
+    from nlp_helpers.widgets.quick_check import Choice, Numeric, QuickCheck
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
     from nlp_helpers.widgets.sampling_tree import SamplingTree
     from nlp_helpers.widgets.tfidf_search import TfidfSearch
@@ -59,6 +60,13 @@ def _widgets():
         "mv-root": AttentionModelView([HOSTILE, HOSTILE_2, "ok"], np.full((2, 2, 3, 3), 1 / 3), title=HOSTILE),
         "lg-root": LSTMGates(
             [HOSTILE, HOSTILE_2, "ok"], {key: np.full((3, 2), 0.5) for key in ("i", "f", "g", "o", "c", "h")}, [0, 1]
+        ),
+        "quick-checks": QuickCheck(
+            "hostile",
+            [
+                Choice(HOSTILE, options=[HOSTILE, HOSTILE_2], answer=0, feedback=[HOSTILE_2, f"`{HOSTILE}`"]),
+                Numeric(HOSTILE_2, answer=1.0, tolerance=0.1, explanation=HOSTILE, mistakes=[(2.0, HOSTILE_2)]),
+            ],
         ),
         "wm-root": WordMap(
             [HOSTILE, HOSTILE_2, "ok", "fine"], np.eye(4) + 0.1, word=HOSTILE, groups={HOSTILE_2: ["ok"]}

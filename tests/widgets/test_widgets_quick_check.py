@@ -111,6 +111,7 @@ const cases = JSON.parse(readFileSync(process.argv[3], "utf-8"));
 const out = {
   judged: cases.judge.map(([q, r]) => mod.judge(q, r)),
   parsed: cases.parse.map((t) => mod.parseNumber(t)),
+  formatted: (cases.format || []).map((q) => mod.formatAnswer(q)),
 };
 console.log(JSON.stringify(out));
 """
@@ -180,6 +181,13 @@ def test_javascript_reads_what_a_reader_types(tmp_path):
     got = _run_js(tmp_path, {"judge": [], "parse": [typed for typed, _ in TYPED]})["parsed"]
     for (typed, value), parsed in zip(TYPED, got, strict=True):
         assert (parsed is None) if value is None else parsed == pytest.approx(value), (typed, parsed)
+
+
+def test_show_the_answer_writes_it_to_the_precision_asked(tmp_path):
+    cases = [(4 / 34, 0.0005, "0.1176"), (4.0, 0.1, "4"), (-1200.0, 0.5, "-1200"), (1 / 3, 1e-6, "0.333333")]
+    format_ = [{"answer": a, "tolerance": t} for a, t, _ in cases]
+    got = _run_js(tmp_path, {"judge": [], "parse": [], "format": format_})["formatted"]
+    assert got == [want for *_, want in cases]
 
 
 def _one(question) -> dict:

@@ -1,0 +1,251 @@
+"""Quick checks answered in Chromium, as a reader answers them, on the static page (no kernel).
+
+For every question of a page (read from the page's embedded widget state): a wrong option is marked wrong
+with its own feedback, the right one right; a wrong number typed is marked wrong, the right one right; at
+390 px nothing scrolls sideways and every option, field and button is a tap target of at least 32 px; in
+dark mode the text keeps its contrast. This runs on every built page holding quick checks and, so the
+widget is proven before any chapter uses it, on a small page this test builds itself (the same embedding
+and the same offline renderer, ``book/_static/nlp-widgets.js``, as the book's pages).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import socketserver
+import threading
+
+import pytest
+from ipywidgets.embed import dependency_state, embed_data
+
+from .conftest import BUILD, ROOT, built_pages
+
+PHONE = 390
+MIN_TAP = 32
+MIN_CONTRAST = 4.5
+
+QUESTIONS_JS = """() => {
+  const out = {};
+  for (const s of document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')) {
+    const models = JSON.parse(s.textContent).state || {};
+    for (const m of Object.values(models)) if (m.state && m.state.check_id) out[m.state.check_id] = m.state.questions;
+  }
+  return out;
+}"""
+
+LAYOUT_JS = """(minTap) => {
+  const small = [];
+  for (const el of document.querySelectorAll('.nlpw-qc .qc-option, .nlpw-qc input[type=text], .nlpw-qc button')) {
+    const r = el.getBoundingClientRect();
+    if (r.height < minTap || r.width < minTap) small.push(`${el.className || el.tagName} ${Math.round(r.width)}x${Math.round(r.height)}`);
+  }
+  const wide = [...document.querySelectorAll('.nlpw-qc')].filter(
+    (root) => root.scrollWidth > root.clientWidth + 1 || root.getBoundingClientRect().right > innerWidth + 1);
+  return {small, wide: wide.length, scrollWidth: document.documentElement.scrollWidth};
+}"""
+
+# The contrast of an element's text against the colour actually behind it (the first ancestor that paints one).
+CONTRAST_JS = """(el) => {
+  const rgb = (s) => (s.match(/[\\d.]+/g) || []).map(Number);
+  const lum = ([r, g, b]) => { const f = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+    return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b); };
+  let bg = null;
+  for (let p = el; p; p = p.parentElement) {
+    const c = rgb(getComputedStyle(p).backgroundColor);
+    if (c.length === 3 || (c.length === 4 && c[3] > 0.5)) { bg = c.slice(0, 3); break; }
+  }
+  bg = bg || [255, 255, 255];
+  const fg = rgb(getComputedStyle(el).color).slice(0, 3);
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def quick_check_pages() -> list[str]:
+    """Built pages of the table of contents whose embedded widget state holds a QuickCheck."""
+    return [
+        rel
+        for rel in built_pages()
+        if (BUILD / rel).is_file() and '"check_id"' in (BUILD / rel).read_text(encoding="utf-8")
+    ]
+
+
+def _wrong_number(q: dict) -> float:
+    """A number far from the answer and from every listed mistake."""
+    x = q["answer"] + 1000 * q["tolerance"] + 1
+    while any(abs(x - m) <= m_tol for m, m_tol in ((v, q["tolerance"]) for v, _ in q["mistakes"])):
+        x += 1000 * q["tolerance"] + 1
+    return x
+
+
+def _verdict(fieldset) -> tuple[str | None, str]:
+    box = fieldset.locator("[data-testid='qc-feedback']")
+    return box.get_attribute("data-verdict"), re.sub(r"\s+", " ", box.inner_text())
+
+
+def answer_every_question(page, *, tap: bool = False) -> int:
+    """Answer every quick check of ``page`` wrongly, then rightly, checking each verdict; returns how many."""
+    questions = page.evaluate(QUESTIONS_JS)
+    assert questions, "the page embeds no QuickCheck state"
+    n = 0
+    for check_id, qs in questions.items():
+        root = page.locator(f".nlpw-qc[data-check-id='{check_id}']")
+        assert root.count() == 1, f"quick check {check_id} is drawn {root.count()} times"
+        fieldsets = root.locator("fieldset.quick-check")
+        assert fieldsets.count() == len(qs)
+        for i, q in enumerate(qs):
+            fs = fieldsets.nth(i)
+            fs.scroll_into_view_if_needed()
+            where = f"{check_id} question {i + 1}"
+            if q["kind"] == "choice":
+                wrong = next(k for k in range(len(q["options"])) if k != q["answer"])
+                for k, expect in ((wrong, "wrong"), (q["answer"], "right")):
+                    row = fs.locator("label.qc-option").nth(k)
+                    row.tap() if tap else row.click()
+                    verdict, text = _verdict(fs)
+                    assert verdict == expect, f"{where}: option {k} marked {verdict}, expected {expect}"
+                    feedback = re.sub(r"[`\s]+", " ", q["feedback"][k]).strip()
+                    assert feedback in re.sub(r"\s+", " ", text), f"{where}: option {k} feedback missing: {text!r}"
+            else:
+                field = fs.locator("[data-testid='qc-input']")
+                field.fill(repr(_wrong_number(q)))
+                field.press("Enter")
+                assert _verdict(fs)[0] == "wrong", f"{where}: a wrong number was not marked wrong"
+                field.fill(repr(q["answer"]))
+                button = fs.locator("[data-testid='qc-check']")
+                button.tap() if tap else button.click()
+                assert _verdict(fs)[0] == "right", f"{where}: the answer {q['answer']} was not marked right"
+            n += 1
+    return n
+
+
+def check_phone_layout(page) -> None:
+    layout = page.evaluate(LAYOUT_JS, MIN_TAP)
+    assert layout["small"] == [], f"tap targets under {MIN_TAP} px: {layout['small'][:6]}"
+    assert layout["wide"] == 0, "a quick check is wider than the screen"
+    assert layout["scrollWidth"] <= PHONE, f"the page is {layout['scrollWidth']} px wide at {PHONE} px"
+
+
+def check_contrast(page) -> None:
+    for selector in (".nlpw-qc legend", ".nlpw-qc .qc-option span", ".nlpw-qc .qc-feedback span"):
+        for el in page.locator(selector).all()[:12]:
+            ratio = el.evaluate(CONTRAST_JS)
+            assert ratio >= MIN_CONTRAST, f"{selector} has contrast {ratio:.2f} (< {MIN_CONTRAST})"
+
+
+# ---------------------------------------------------------------- a page this test builds itself
+def _fixture_widgets():
+    from nlp_helpers.widgets.quick_check import Choice, Numeric, QuickCheck
+
+    return [
+        QuickCheck(
+            "fixture-counting",
+            [
+                Choice(
+                    "With add-one smoothing, a word never seen with a class gets…",
+                    options=["probability 0", "probability 1 / (n_c + |V|)", "a very long option " * 6],
+                    answer=1,
+                    feedback=["That is the unsmoothed estimate.", "Right: `0 + 1` over n_c + |V|.", "No."],
+                ),
+                Numeric(
+                    "P(great | +) with add-one smoothing, to 3 decimals?",
+                    answer=4 / 34,
+                    tolerance=0.0005,
+                    explanation="(3 + 1) / (14 + 20) = 0.118.",
+                    mistakes=[(3 / 14, "You forgot the smoothing.")],
+                ),
+            ],
+        ),
+        QuickCheck("fixture-second", [Numeric("Two plus two?", answer=4.0, tolerance=0.1, explanation="4.")]),
+    ]
+
+
+@pytest.fixture(scope="module")
+def fixture_url(tmp_path_factory):
+    widgets = _fixture_widgets()
+    data = embed_data(views=widgets, state=dependency_state(widgets, drop_defaults=False))
+
+    def script_json(obj) -> str:
+        return json.dumps(obj).replace("</", "<\\/")
+
+    views = "\n".join(
+        f'<div class="cell_output"><script type="application/vnd.jupyter.widget-view+json">{script_json(s)}</script></div>'
+        for s in data["view_specs"]
+    )
+    html = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">
+<title>quick checks</title><style>body {{ font: 16px/1.5 sans-serif; margin: 0 1rem; }}
+@media (prefers-color-scheme: dark) {{ body {{ background: #121212; color: #ddd; }} }}</style>
+<script src="_static/nlp-widgets.js" defer></script>
+<script type="application/vnd.jupyter.widget-state+json">{script_json(data["manager_state"])}</script>
+</head><body><main><h1>Quick checks</h1>{views}</main></body></html>"""
+    site = tmp_path_factory.mktemp("quick-check")
+    (site / "_static").symlink_to(ROOT / "book" / "_static", target_is_directory=True)
+    (site / "index.html").write_text(html, encoding="utf-8")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site))) as srv:
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        yield f"http://127.0.0.1:{srv.server_address[1]}/index.html"
+        srv.shutdown()
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (PHONE, "light"), (PHONE, "dark")])
+def test_quick_checks_on_a_page_of_their_own(browser, fixture_url, width, scheme):
+    context = browser.new_context(
+        viewport={"width": width, "height": 900}, color_scheme=scheme, has_touch=width < 600, is_mobile=width < 600
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(fixture_url)
+    page.locator("fieldset.quick-check").nth(2).wait_for(timeout=30_000)
+    assert answer_every_question(page, tap=width < 600) == 3
+    if width < 600:
+        check_phone_layout(page)
+    check_contrast(page)
+    # "Show the answer" names the right option and explains it, and is announced (a live region)
+    first = page.locator("fieldset.quick-check").first
+    first.locator("[data-testid='qc-reveal']").click()
+    assert _verdict(first) == ("shown", "Answer: probability 1 / (n_c + |V|). Right: 0 + 1 over n_c + |V|.")
+    assert first.locator("[data-testid='qc-feedback']").get_attribute("aria-live") == "polite"
+    assert errors == []
+    context.close()
+
+
+def test_quick_checks_by_keyboard(browser, fixture_url):
+    page = browser.new_page()
+    page.goto(fixture_url)
+    first = page.locator("fieldset.quick-check").first
+    first.wait_for(timeout=30_000)
+    first.locator("input[type=radio]").first.focus()
+    page.keyboard.press("ArrowDown")  # moves to the second option and picks it, as native radios do
+    assert _verdict(first)[0] == "right"
+    page.keyboard.press("ArrowDown")
+    assert _verdict(first)[0] == "wrong"
+    numeric = page.locator("fieldset.quick-check").nth(1).locator("[data-testid='qc-input']")
+    numeric.focus()
+    page.keyboard.type("4/34")
+    page.keyboard.press("Enter")
+    assert _verdict(page.locator("fieldset.quick-check").nth(1))[0] == "right"
+    page.close()
+
+
+# ---------------------------------------------------------------- every built page with quick checks
+PAGES = quick_check_pages() or [pytest.param(None, marks=pytest.mark.skip(reason="no built page has quick checks"))]
+
+
+@pytest.mark.parametrize("rel", PAGES)
+@pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (PHONE, "dark")])
+def test_quick_checks_on_the_book_pages(open_page, rel, width, scheme):
+    page, log = open_page(rel, width=width, color_scheme=scheme)
+    assert answer_every_question(page, tap=width < 600) > 0
+    if width < 600:
+        check_phone_layout(page)
+    check_contrast(page)
+    assert log.page_errors == [] and log.console_errors == []
