@@ -15,7 +15,8 @@ import ast
 from pathlib import Path
 
 import pytest
-import yaml
+
+from tools.toc_notebooks import toc_chapters
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "nlp_helpers"
@@ -24,9 +25,8 @@ MAX_LINES = 400
 
 
 def chapter_slugs() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
-    return [Path(f).name for f in files if (ROOT / f"{f}.ipynb").exists()]
+    """Chapters of _toc.yml with notebooks: one-notebook chapters and chapters of section pages alike."""
+    return [slug for slug, notebooks in toc_chapters() if notebooks]
 
 
 def modules() -> list[Path]:

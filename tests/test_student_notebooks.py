@@ -1,6 +1,7 @@
 """Student copies of the chapters: solutions removed, and every checker answers "not yet" without crashing.
 
-For each chapter in _toc.yml this builds the student version (`make student`), then executes its
+For each page of _toc.yml with exercises (a one-notebook chapter, or the section pages of a chapter that
+hold its exercises) this builds the student version (`make student`), then executes its
 exercise section (from the `## Exercises` heading on, which must be self-contained) in a fresh
 kernel. Every checker cell must print "⏳ Not yet" and no cell may raise.
 """
@@ -20,7 +21,13 @@ from tools.notebooks import student_version
 ROOT = Path(__file__).resolve().parent.parent
 from tools.toc_notebooks import toc_notebooks  # noqa: E402
 
-NOTEBOOKS = toc_notebooks()
+
+def _has_exercises(path: Path) -> bool:
+    nb = nbformat.read(path, as_version=4)
+    return any(c.cell_type == "markdown" and re.search(r"^## Exercises", c.source, re.M) for c in nb.cells)
+
+
+NOTEBOOKS = [p for p in toc_notebooks() if _has_exercises(p)]
 
 
 def exercise_section(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
@@ -39,7 +46,7 @@ def exercise_section(nb: nbformat.NotebookNode) -> nbformat.NotebookNode:
     return out
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT / "book").with_suffix("")) for p in NOTEBOOKS])
 def test_student_exercises_report_not_yet(path, monkeypatch, tmp_path):
     monkeypatch.delenv(STRICT_ENV, raising=False)
     nb = exercise_section(student_version(nbformat.read(path, as_version=4)))

@@ -1,16 +1,15 @@
 """Write the chapter cards of the landing page (book/intro.md) from the table of contents.
 
 Each chapter in ``_toc.yml`` gets a card with its picture (``book/figures/cards/<slug>.svg``), its title
-and a one-line promise (``CARDS`` below). Run after adding a chapter: ``python tools/make_intro_cards.py``.
+and a one-line promise (``CARDS`` below). Run after adding a chapter: ``python -m tools.make_intro_cards``.
 A test (tests/test_notebooks.py) checks that the landing page has a card for every chapter.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
-import yaml
+from tools.toc_notebooks import toc_chapters
 
 ROOT = Path(__file__).resolve().parent.parent
 INTRO = ROOT / "book" / "intro.md"
@@ -78,13 +77,16 @@ CARDS = {
 
 
 def chapter_slugs() -> list[str]:
-    """The chapters of ``_toc.yml`` (``book/<slug>``), in reading order, without the appendix.
+    """The chapters of ``_toc.yml`` (``book/<slug>`` or ``book/<slug>/index``), in reading order, without the appendix.
 
     Only the chapters themselves get cards; their section pages (``sections:`` in ``_toc.yml``) do not.
     """
-    toc = yaml.safe_load(TOC.read_text(encoding="utf-8"))
-    files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
-    return [f.split("/", 1)[1] for f in files if re.fullmatch(r"book/[a-z0-9_]+", f)]
+    return [slug for slug, _ in toc_chapters(TOC)]
+
+
+def chapter_link(slug: str) -> str:
+    """The page a card opens: the chapter page of a chapter with section pages, else the chapter's notebook."""
+    return f"{slug}/index" if (ROOT / "book" / slug / "index.md").exists() else slug
 
 
 def cards_markdown(slugs: list[str]) -> str:
@@ -97,7 +99,7 @@ def cards_markdown(slugs: list[str]) -> str:
         title, promise, alt = CARDS[slug]
         lines += [
             f":::{{grid-item-card}} {number}. {title}",
-            f":link: {slug}",
+            f":link: {chapter_link(slug)}",
             ":link-type: doc",
             f":img-top: figures/cards/{slug}.svg",
             f":img-alt: {alt}",

@@ -4,7 +4,11 @@
     strips outputs, execution counts and volatile metadata, and makes the first
     cell the standard setup cell (installs ``nlp_helpers`` on Colab).
 ``python -m tools.notebooks student OUT_DIR book/*.ipynb``
-    writes student copies: solution cells removed, exercise stubs shown.
+    writes student copies: solution cells removed, exercise stubs shown. A page keeps its place
+    under ``book/``: ``book/classification/naive_bayes.ipynb`` -> ``OUT_DIR/classification/naive_bayes.ipynb``.
+``python -m tools.notebooks new-page SLUG PAGE "Title"``
+    starts a section page ``book/SLUG/PAGE.ipynb`` from the template (``tools/section_page.py``), and the
+    chapter page ``book/SLUG/index.md`` if the chapter has none; prints the lines ``_toc.yml`` needs.
 """
 
 from __future__ import annotations
@@ -261,6 +265,13 @@ def fold(nb):
     return nb
 
 
+def student_path(out_dir: Path, path: Path) -> Path:
+    """Where the student copy of ``path`` goes: its place under ``book/`` kept, so section pages never clash."""
+    path = Path(path).resolve()
+    book = Path(__file__).resolve().parent.parent / "book"
+    return out_dir / (path.relative_to(book) if path.is_relative_to(book) else path.name)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m tools.notebooks", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -273,7 +284,16 @@ def main(argv: list[str] | None = None) -> int:
     p_student = sub.add_parser("student", help="write student versions (solutions removed)")
     p_student.add_argument("out_dir", type=Path)
     p_student.add_argument("notebooks", nargs="+", type=Path)
+    p_new = sub.add_parser("new-page", help="start a section page from the template")
+    p_new.add_argument("slug")
+    p_new.add_argument("page")
+    p_new.add_argument("title")
     args = parser.parse_args(argv)
+    if args.command == "new-page":
+        from tools.section_page import new_page
+
+        print(new_page(args.slug, args.page, args.title))
+        return 0
     for path in args.notebooks:
         nb = nbformat.read(path, as_version=4)
         if args.command == "clean":
@@ -281,8 +301,9 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "fold":
             nbformat.write(fold(nb), path)
         else:
-            args.out_dir.mkdir(parents=True, exist_ok=True)
-            nbformat.write(student_version(clean(nb)), args.out_dir / path.name)
+            out = student_path(args.out_dir, path)
+            out.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(student_version(clean(nb)), out)
         print(f"{args.command}: {path}")
     return 0
 

@@ -6,7 +6,8 @@
 #      extras) in a separate venv, every notebook of _toc.yml executed outside the repository in a
 #      fresh kernel, with NLP_EXERCISES_STRICT=1 so every exercise solution must pass its checker
 #   3. the book build with warnings as errors, from a clean _build, under configuration B
-#   4. browser tests: Debian Chromium opens every built page (offline, math, widgets, controls)
+#   4. browser tests: Debian Chromium opens every built page (offline, math, widgets, controls, quick
+#      checks answered), and the reader's-path checks of the built HTML (tests/browser/test_reader_path_html.py)
 # Steps 1-3 run in a network namespace with only loopback, so a hidden download fails the run.
 #
 # Two configurations, so that no claim about a trained, sampled or float32 result passes only on
@@ -60,14 +61,17 @@ echo "style: ruff check and ruff format --check"
 "$BIN/ruff" check . && "$BIN/ruff" format --check .
 offline "${A_ENV[@]}" "$BIN/python" -m pytest tests -m "not browser" -n "$JOBS" -q -p no:cacheprovider
 offline "${B_ENV[@]}" "$BIN/python" -m pytest tests -m "trains and not browser" -n "$JOBS" -q -p no:cacheprovider
+echo "reader's path (CONTRIBUTING.md, Section pages): one line per page; allowlisted pages' failures are reported, not raised"
+"$BIN/python" -m tools.reader_path --summary
 
 step "2/4 nbval from a Colab-style install (offline, A, exercises strict)"
 COLAB="$(bash tools/colab_venv.sh)"
 RUN_DIR="$(mktemp -d)"
 trap 'rm -rf "$RUN_DIR"' EXIT
-for nb in "${NOTEBOOKS[@]}"; do cp "$nb" "$RUN_DIR/"; done
+# Each page keeps its place under book/ (section pages of two chapters may share a file name).
+for nb in "${NOTEBOOKS[@]}"; do mkdir -p "$RUN_DIR/$(dirname "$nb")" && cp "$nb" "$RUN_DIR/$nb"; done
 ( cd "$RUN_DIR" && NLP_EXERCISES_STRICT=1 offline "${A_ENV[@]}" "$COLAB/bin/python" -m pytest --nbval-lax \
-    -n "$JOBS" --dist loadfile -q -p no:cacheprovider --rootdir "$RUN_DIR" "${NOTEBOOKS[@]##*/}" )
+    -n "$JOBS" --dist loadfile -q -p no:cacheprovider --rootdir "$RUN_DIR" "${NOTEBOOKS[@]}" )
 
 step "3/4 build the book with warnings as errors (offline, B)"
 rm -rf _build
