@@ -2,6 +2,8 @@
 #   make book   install everything, build the book, print where to open it
 #   make test   install everything and run every test (what CI runs)
 #   make robust run every chapter under several seed offsets and CPU kernel paths (before you commit)
+#   make page SLUG=classification PAGE=naive_bayes TITLE="Naive Bayes"   start a section page from the template
+#   make reader-path   where every page stands on the reader's path (words, code lines, failures)
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 PYTHON ?= python3
@@ -15,7 +17,7 @@ export TRANSFORMERS_OFFLINE := 1
 # thread hand-offs cost more than they gain (and two notebooks at once would contend).
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: book test robust install assets prepare serve lab student benchmarks clean help
+.PHONY: book test robust install assets prepare serve lab student benchmarks clean help page reader-path
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -71,6 +73,13 @@ lab: install
 student: install
 	$(BIN)/python -m tools.notebooks student student/ $$($(BIN)/python -m tools.toc_notebooks)
 	@echo "Student notebooks (solutions removed) are in student/"
+
+page: install
+	@test -n "$(SLUG)" -a -n "$(PAGE)" -a -n "$(TITLE)" || { echo 'usage: make page SLUG=<chapter> PAGE=<page> TITLE="<title>"'; exit 2; }
+	$(BIN)/python -m tools.notebooks new-page "$(SLUG)" "$(PAGE)" "$(TITLE)"
+
+reader-path: install
+	$(BIN)/python -m tools.reader_path
 
 benchmarks: install
 	$(BIN)/python -m benchmarks.run_all
