@@ -96,6 +96,8 @@ def test_main_path_leaves_out_going_further_and_the_closing_sections():
         ({"quick": code(QUICK)}, "no code cell tagged remove-input"),
         ({"prose": md("As the lecture notes say, counting helps.")}, "'lecture notes'"),
         ({"prose": md("A hidden cell checks this number.")}, "'hidden cell'"),
+        ({"prose": md("As the slides show, counting helps.")}, "'slides'"),
+        ({"prose": md("Slide 12 has a typo.")}, "'slide'"),
         ({"prose": md("The script `benchmarks/bench_x.py` measures it.")}, "'benchmarks/'"),
         ({"prose": md("See issue 26 for details.")}, "'issue 26'"),
         ({"code": code("x = 1  # differs with NLP_SEED_OFFSET")}, "in a code comment"),
@@ -114,7 +116,7 @@ def test_what_the_checks_allow():
         "Counting.\n\n:::{admonition} For students of the course\n:class: dropdown course-notes\n"
         "The lecture notes write this with a slide of their own.\n:::\n\nMore counting."
     )
-    linked = md("We return to this in {ref}`smoothing`, later in this chapter.")
+    linked = md("We return to this in {ref}`smoothing`, later in this chapter. The window slides along; a label such as ex-slide-norm is fine.")
     hidden = code("# a hidden cell checks: the slides say 0.5\nassert True", "remove-cell")
     assert failures(good_page(prose=aside, code=hidden, further=linked)) == []
     # code hidden from the reader does not count as visible code
