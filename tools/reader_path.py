@@ -33,7 +33,9 @@ HIDDEN_CODE = {"remove-cell", "remove-input", "hide-input", "hide-cell"}
 OFF_PATH = re.compile(r"^(going further\b|summary$|quick checks?$|exercises$|further reading$)", re.I)
 # Words a reader cannot act on: they have the book, not the course's notes or our repository.
 INSIDER = re.compile(
-    r"\blecture notes\b|\bthe notes\b|(?<![-\w])(?<!window )(?<!windows )slides?(?![-\w])(?!\s+(?:over|along|across|through|down|into|past|off|out|by)\b)|\bhidden (?:cell|check)s?\b|benchmarks/|\btime budget\b"
+    r"\blecture notes\b|\bthe notes\b|\bhidden (?:cell|check)s?\b|benchmarks/|\btime budget\b"
+    # "slide(s)" of a slide deck, not a window that slides along nor a label such as ex-slide-norm
+    r"|(?<![-\w])(?<!window )(?<!windows )slides?(?![-\w])(?!\s+(?:over|along|across|through|down|into|past|off|out|by)\b)"
     r"|\bseed offset\b|\bgolden files?\b|\btest suite\b|\bNLP_SEED_OFFSET\b|\bissue\s+#?\d+|\bseeds?\s*0\d\d\b",
     re.I,
 )
