@@ -116,7 +116,9 @@ def test_what_the_checks_allow():
         "Counting.\n\n:::{admonition} For students of the course\n:class: dropdown course-notes\n"
         "The lecture notes write this with a slide of their own.\n:::\n\nMore counting."
     )
-    linked = md("We return to this in {ref}`smoothing`, later in this chapter. The window slides along; a label such as ex-slide-norm is fine.")
+    linked = md(
+        "We return to this in {ref}`smoothing`, later in this chapter. The window slides along; a label such as ex-slide-norm is fine."
+    )
     hidden = code("# a hidden cell checks: the slides say 0.5\nassert True", "remove-cell")
     assert failures(good_page(prose=aside, code=hidden, further=linked)) == []
     # code hidden from the reader does not count as visible code
