@@ -3,6 +3,9 @@ the table of contents, the page template, student copies and the landing page's 
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -85,6 +88,17 @@ def test_the_template_page_passes_every_check_and_runs(tmp_path):
     assert quick.judge(1, 2 / 6) == (True, quick.questions[1]["explanation"]) and not quick.judge(0, 0)[0]
     with pytest.raises(FileExistsError):
         new_page("demo_chapter", "first_steps", "Again", root=tmp_path)
+
+
+def test_the_template_is_formatted_as_the_book_formats_notebooks(tmp_path):
+    ruff = shutil.which("ruff") or str(Path(sys.executable).with_name("ruff"))
+    path = tmp_path / "page.ipynb"
+    nbformat.write(section_page("demo", "page", "A page"), path)
+    config = make_intro_cards.ROOT / "book" / "ruff.toml"
+    run = subprocess.run(
+        [ruff, "format", "--check", "--config", str(config), str(path)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
 
 
 @pytest.mark.parametrize(("slug", "page", "title"), [("Bad", "p", "T"), ("ok", "a-b", "T"), ("ok", "p", " ")])

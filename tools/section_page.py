@@ -96,7 +96,7 @@ QuickCheck(
             answer=counts["the"] / sum(counts.values()),
             tolerance=0.005,
             explanation="2 of the 6 tokens are `the`: 2 / 6 = 0.33.",
-            mistakes=[(2 / 5, "That divides by the 5 distinct words, not the 6 tokens.")],
+            mistakes=[(2 / 5, "Divided by 5 distinct words, not 6 tokens.")],
         ),
     ],
 )"""
