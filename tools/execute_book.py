@@ -30,11 +30,16 @@ CACHE = ROOT / "_build" / ".jupyter_cache"
 # What tools/book_ext.py sets for the build's kernels: no baked progress bars, checkers that tell
 # the reader what to do. Set here too, so the cached outputs are the ones the build would make.
 BUILD_ENVIRONMENT = {"TQDM_DISABLE": "1", "NLP_BOOK_BUILD": "1"}
+# Figures reach the page only through the inline backend. A kernel started with MPLBACKEND=Agg (which
+# tools/run_tests.sh and tools/robust.sh export for the tests) draws every figure into nothing: the
+# built page would silently have none. The build's kernels always get the inline backend.
+INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 
 def main(argv: list[str]) -> int:
     for key, value in BUILD_ENVIRONMENT.items():
         os.environ.setdefault(key, value)
+    os.environ["MPLBACKEND"] = INLINE_BACKEND
     notebooks = [Path(a).resolve() for a in argv] or [Path(p).resolve() for p in toc_notebooks()]
     timeout = yaml.safe_load((ROOT / "_config.yml").read_text())["execute"]["timeout"]
     cache = get_cache(str(CACHE))

@@ -159,6 +159,12 @@ def figure_failures(article: Tag, page: Path) -> list[str]:
     return bad
 
 
+def output_images(page: Path) -> int:
+    """How many images the cells' outputs of the built ``page`` show."""
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    return len(_article(soup).select(".cell_output img"))
+
+
 def html_failures(page: Path) -> list[str]:
     """Every reader's-path failure of the built page ``page`` (empty if none)."""
     soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")

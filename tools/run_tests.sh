@@ -77,8 +77,10 @@ step "3/4 build the book with warnings as errors (offline, B)"
 rm -rf _build
 # The chapters run in parallel into the build's execution cache first (one process per core);
 # the build then finds every notebook executed and renders it.
-offline "${B_ENV[@]}" "$BIN/python" -m tools.execute_book
-offline "${B_ENV[@]}" "$BIN/jupyter-book" build . -W -n --keep-going
+# MPLBACKEND=Agg (exported above for the tests) would keep every figure off the pages: the build's
+# kernels use the inline backend (tools/execute_book.py sets it too).
+offline "${B_ENV[@]}" MPLBACKEND=module://matplotlib_inline.backend_inline "$BIN/python" -m tools.execute_book
+offline "${B_ENV[@]}" MPLBACKEND=module://matplotlib_inline.backend_inline "$BIN/jupyter-book" build . -W -n --keep-going
 
 step "4/4 browser tests (Debian Chromium via Playwright)"
 "$BIN/python" -m pytest tests/browser -n "$JOBS" -q -p no:cacheprovider

@@ -7,14 +7,26 @@ themselves are tested on synthetic pages in ``tests/test_reader_path.py``. Pages
 
 from __future__ import annotations
 
+import nbformat
 import pytest
 
+from tests.test_notebooks import HIDDEN_OUTPUT, PLOTS
 from tools import reader_path as rp
 from tools import reader_path_html as rh
 
 from .conftest import BUILD
 
 PAGES = rp.pages()
+
+
+def _drawing_cells(path) -> int:
+    """Code cells whose figure should reach the page (they plot, and their output is not removed)."""
+    nb = nbformat.read(path, as_version=4)
+    return sum(
+        1
+        for c in nb.cells
+        if c.cell_type == "code" and PLOTS.search(c.source) and not HIDDEN_OUTPUT & set(c.metadata.get("tags", []))
+    )
 
 
 @pytest.mark.parametrize("path", PAGES, ids=[rp.page_name(p) for p in PAGES])
@@ -26,6 +38,10 @@ def test_built_page_follows_the_readers_path(path):
         pytest.skip(f"{page.relative_to(rp.ROOT)} is not built (a build with a reduced table of contents?)")
     name = rp.page_name(path)
     bad = rh.html_failures(page)
+    drawn = _drawing_cells(path)
+    shown = rh.output_images(page)
+    if drawn and not shown:
+        bad.append(f"{drawn} cell(s) draw a figure but the page shows none (was the build's MPLBACKEND Agg?)")
     if name in rp.read_allowlist():
         rp.report(name, [f"(built page) {f}" for f in bad])
         return
