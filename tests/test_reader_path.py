@@ -202,10 +202,14 @@ def test_a_skipped_heading_level_fails():
 
 
 def test_plain_numbers_in_scientific_notation_fail():
-    table = "<table class='dataframe'><tr><td>{}</td></tr></table>"
-    assert rh.scientific_cells(article(table.format("3.0000e+01")))
+    table = "<table class='dataframe'><tbody><tr><th>a</th><td>{}</td><td>x</td></tr>{}</tbody></table>"
+    assert rh.scientific_cells(article(table.format("3.0000e+01", "")))
+    assert rh.scientific_cells(article(table.format("3.0000e+01", "<tr><th>b</th><td>0.0</td></tr>")))
     for fine in ("1.2e-05", "3.0e+07", "30.0", "0.25"):
-        assert not rh.scientific_cells(article(table.format(fine))), fine
+        assert not rh.scientific_cells(article(table.format(fine, ""))), fine
+    # a column that needs scientific notation (one value below 1e-3) may print all its values so
+    mixed = "<tr><th>b</th><td>2.498352e-07</td></tr>"
+    assert not rh.scientific_cells(article(table.format("2.914263e-01", mixed)))
 
 
 def _png(tmp_path, name: str, panels: list[bool]):

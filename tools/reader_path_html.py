@@ -6,7 +6,8 @@
 - headings out of order (a level skipped on the way down);
 - a blank figure: an output PNG whose pixels are nearly all one colour, or one panel of a figure whose
   plotting area (the framed axes box) is empty (see ``blank_panels`` for what it can and cannot see);
-- a DataFrame cell printing a plain number in scientific notation (``3.0000e+01``).
+- a DataFrame cell printing a plain number in scientific notation (``3.0000e+01``) in a column whose
+  numbers all lie between 1e-3 and 1e6.
 
 ``python -m tools.reader_path_html`` prints the failures of every built page of ``_toc.yml``.
 """
@@ -92,13 +93,27 @@ def heading_order(article: Tag) -> list[str]:
     return bad
 
 
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
 def scientific_cells(article: Tag) -> list[str]:
+    """Cells printing a plain number (1e-3 <= |x| < 1e6) in scientific notation, in a column that does not
+    need it: a column that also holds 2.5e-07 is printed by pandas in scientific notation throughout, rightly."""
     bad = []
     for table in article.select("table.dataframe"):
-        for cell in table.find_all(["td", "th"]):
-            text = _text(cell)
-            if SCIENTIFIC.match(text) and 1e-3 <= abs(float(text)) < 1e6:
-                bad.append(f"a table prints the plain number {float(text):g} as {text}")
+        columns: dict[int, list[str]] = {}
+        for row in table.select("tbody tr"):
+            for k, cell in enumerate(row.find_all("td")):
+                columns.setdefault(k, []).append(_text(cell))
+        for texts in columns.values():
+            values = [v for v in map(_number, texts) if v is not None]
+            if any(v != 0 and not 1e-3 <= abs(v) < 1e6 for v in values):
+                continue
+            bad += [f"a table prints the plain number {float(t):g} as {t}" for t in texts if SCIENTIFIC.match(t)]
     return bad
 
 
