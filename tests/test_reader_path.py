@@ -239,6 +239,35 @@ def test_blank_figures_and_blank_panels_fail(tmp_path):
     assert len(bad) == 1 and "panel 2 of 2" in bad[0]
 
 
+@pytest.mark.parametrize("book_style", [False, True])
+@pytest.mark.parametrize("dpi", [100, 200])
+def test_an_empty_matplotlib_panel_is_found(tmp_path, book_style, dpi):
+    """Real figures: full frames (Matplotlib's default) and left/bottom spines only (the book's style)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from nlp_helpers.plotting import use_book_style
+
+    with plt.rc_context():
+        if book_style:
+            use_book_style()
+        found = {}
+        for name, empty in (("full", False), ("half", True)):
+            fig, axes = plt.subplots(1, 2, figsize=(8, 3.4))
+            axes[0].plot(np.arange(10), np.arange(10) ** 2)
+            axes[0].set(xlabel="step", ylabel="loss", title="training")
+            if not empty:
+                axes[1].scatter(*np.random.default_rng(0).random((2, 20)))
+            axes[1].set(xlabel="component 1", ylabel="component 2", title="projection")
+            fig.savefig(tmp_path / f"{name}.png", dpi=dpi)
+            plt.close(fig)
+            found[name] = rh.blank_panels(tmp_path / f"{name}.png")
+    assert found["full"] == []
+    assert len(found["half"]) == 1 and "panel 2 of 2" in found["half"][0]
+
+
 def test_figure_failures_reads_the_page_images(tmp_path):
     (tmp_path / "_images").mkdir()
     _png(tmp_path / "_images", "a.png", [False])

@@ -126,14 +126,41 @@ def _background(rgb: np.ndarray) -> tuple[np.ndarray, float]:
     return near, float(near.mean())
 
 
+def _axes_box(box: np.ndarray) -> tuple[int, int, int, int] | None:
+    """``(top, bottom, left, right)`` of the plotting area in a panel's ink mask, or None if none is found.
+
+    The x axis is the lowest row of ink spanning half the panel; the y axis the leftmost column of ink
+    spanning half the height above it; the area runs up the y axis and along the x axis as far as each
+    line reaches. This finds both Matplotlib's full frame and the book style's left and bottom spines.
+    """
+    height, width = box.shape
+    rows = np.flatnonzero(box.mean(axis=1) > 0.5)
+    if not len(rows):
+        return None
+    bottom = int(rows[-1])
+    cols = np.flatnonzero(box[:bottom].mean(axis=0) > 0.5 * bottom / height) if bottom > 20 else []
+    if not len(cols):
+        return None
+    left = int(cols[0])
+    top = bottom
+    while top > 0 and box[top - 1, left]:
+        top -= 1
+    right = left
+    while right + 1 < width and box[bottom, right + 1]:
+        right += 1
+    if bottom - top < 20 or right - left < 20:
+        return None
+    return top, bottom, left, right
+
+
 def blank_panels(path: Path) -> list[str]:
     """Why the PNG at ``path`` looks blank, or [].
 
     The whole image is blank when nearly all its pixels share one colour. Panels: the image is cut at
-    full-height columns of background colour; in each panel the axes box is found as the outermost rows
-    and columns of ink that span most of the panel (the frame Matplotlib draws), and the panel is blank
-    when nothing is drawn strictly inside that box. It cannot see a panel without a frame, a panel whose
-    only content touches its frame, or a blank panel with grid lines (a grid is content to it).
+    full-height columns of background colour; in each panel the plotting area is found from its axes
+    (``_axes_box``) and the panel is blank when nothing is drawn inside it, away from the axes' ticks.
+    It cannot judge a panel without axis lines (an image, a heatmap without a frame), nor see an empty
+    panel that has grid lines (a grid is ink to it), nor panels that touch each other.
     """
     rgb = np.asarray(Image.open(path).convert("RGB"))
     near, share = _background(rgb)
@@ -151,14 +178,12 @@ def blank_panels(path: Path) -> list[str]:
             start = None
     bad = []
     for k, (a, b) in enumerate(panels):
-        box = ink[:, a:b]
-        rows = np.flatnonzero(box.mean(axis=1) > 0.6)  # horizontal frame lines span most of the panel
-        if len(rows) < 2 or rows[-1] - rows[0] < 20:
-            continue  # no frame found: nothing to say about this panel
-        cols = np.flatnonzero(box[rows[0] : rows[-1] + 1].mean(axis=0) > 0.9)  # and so do vertical ones
-        if len(cols) < 2 or cols[-1] - cols[0] < 20:
+        found = _axes_box(ink[:, a:b])
+        if found is None:
             continue
-        inside = box[rows[0] + 3 : rows[-1] - 2, cols[0] + 3 : cols[-1] - 2]
+        top, bottom, left, right = found
+        margin = max(6, round(0.03 * (bottom - top)))  # tick marks drawn inwards stay out of the test
+        inside = ink[top + margin : bottom - margin, a + left + margin : a + right - margin]
         if inside.size and inside.mean() < 0.0005:
             bad.append(f"figure {path.name}: panel {k + 1} of {len(panels)} is empty inside its axes")
     return bad
