@@ -87,7 +87,7 @@ QuickCheck(
             answer=1,
             feedback=[
                 "`cat` appears once.",
-                "Right: `the` opens the sentence and comes back before `mat`.",
+                "`the` opens the sentence and comes back before `mat`.",
                 "`mat` appears once, at the end.",
             ],
         ),
