@@ -36,7 +36,9 @@ def lab_url(tmp_path):
             "import numpy as np\n"
             "from nlp_helpers.widgets.attention import AttentionExplorer\n"
             "w = np.array([[1.0, 0.0, 0.0], [0.5, 0.5, 0.0], [0.2, 0.3, 0.5]])\n"
-            "AttentionExplorer(['the', 'cat', '<img src=x onerror=alert(1)>'], w)"
+            "display(AttentionExplorer(['the', 'cat', '<img src=x onerror=alert(1)>'], w))\n"
+            "from nlp_helpers.widgets.quick_check import Choice, QuickCheck\n"
+            "QuickCheck('lab-check', [Choice('Which?', options=['a', 'b'], answer=1, feedback=['not a', 'b it is'])])"
         )
     ]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
@@ -102,5 +104,12 @@ def test_widget_runs_in_jupyterlab(browser, lab_url):
         raise
     # The malicious token is shown as text, never executed.
     assert page.get_by_text("<img src=x onerror=alert(1)>").count() >= 1
+    # A quick check is judged in the notebook too (by its JavaScript, as on the static page).
+    check = page.locator(".nlpw-qc fieldset.quick-check")
+    check.wait_for(timeout=30_000)
+    check.locator("label.qc-option").nth(0).click()
+    assert check.locator("[data-testid='qc-feedback']").get_attribute("data-verdict") == "wrong"
+    check.locator("label.qc-option").nth(1).click()
+    assert check.locator("[data-testid='qc-feedback']").get_attribute("data-verdict") == "right"
     assert dialogs == []
     context.close()
