@@ -216,7 +216,8 @@ def notebook_failures(nb: nbformat.NotebookNode) -> tuple[Measure, list[str]]:
 
 def page_name(path: Path) -> str:
     """``book/<slug>/<page>.ipynb``, the name the allowlist and the reports use."""
-    return str(Path(path).resolve().relative_to(ROOT))
+    path = Path(path).resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
 
 
 def pages() -> list[Path]:
