@@ -1,0 +1,2 @@
+def write_reports(rows, manifest, out):
+    return []
