@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools.classroom.exercises import _stub_function, solution_sources
+from tools.classroom.exercises import solution_sources, stub_function
 from tools.classroom.grade import Limits, grade_folder
 from tools.classroom.release import release
 from tools.classroom.report import write_reports
@@ -81,7 +81,7 @@ def _with(nb, replace: dict[str, str], extra: list[str] = ()):
     nb = copy.deepcopy(nb)
     for cell in nb.cells:
         if "exercise-stub" in cell.metadata.get("tags", []):
-            name = _stub_function(cell.source)
+            name = stub_function(cell.source)
             if name in replace:
                 cell.source = replace[name]
     for k, source in enumerate(extra):
@@ -102,7 +102,7 @@ def graded(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("classroom")
     manifest = release(tmp / "release", [PAGE])
     student = nbformat.read(tmp / "release" / "tagging.ipynb", as_version=4)
-    solutions = {_stub_function(s): s for s in solution_sources(nbformat.read(PAGE, as_version=4))}
+    solutions = {stub_function(s): s for s in solution_sources(nbformat.read(PAGE, as_version=4))}
     subs = tmp / "submissions"
     fixtures = {
         "solved/tagging.ipynb": _with(student, solutions),
@@ -239,7 +239,7 @@ def test_files_that_are_not_this_page_are_errors(graded, sub, words):
 def test_folder_unchanged_and_second_run_regrades_nothing(graded):
     assert _tree(graded["subs"]) == graded["before"]
     assert graded["again"] == graded["rows"]
-    assert graded["log"][-1].endswith("10 unchanged since the last run, 0 to grade")
+    assert "10 submissions: 10 unchanged since the last run, 0 to grade" in graded["log"]
     with graded["out"].open(encoding="utf-8") as f:
         table = list(csv.DictReader(f))
     assert list(table[0]) == ["submission", "exercise", "status", "points", "message"]

@@ -74,7 +74,7 @@ def _directive(cell) -> tuple[str, str, str] | None:
     return label.group(1), m.group("title").strip(), statement
 
 
-def _stub_function(source: str) -> str | None:
+def stub_function(source: str) -> str | None:
     try:
         tree = ast.parse(source)
     except SyntaxError:
@@ -154,7 +154,7 @@ def stub_sources(nb: nbformat.NotebookNode) -> dict[str, str]:
     out = {}
     for cell in nb.cells:
         if cell.cell_type == "code" and "exercise-stub" in _tags(cell):
-            name = _stub_function(cell.source)
+            name = stub_function(cell.source)
             if name:
                 out[name] = cell.source
     return out

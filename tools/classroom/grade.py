@@ -206,9 +206,10 @@ def _death(code: int | None, timed_out: bool, wall: float, limits: Limits, curre
         return f"grading stopped after {wall:g} s {where}: the code probably loops forever; no marks"
     if code == 0:
         return f"the submission ended the grading process {where} (it calls os._exit or similar); no marks"
-    if code is not None and code < 0:
-        sig = signal.Signals(-code).name
-        if -code == signal.SIGXCPU:
+    signum = -code if code is not None and code < 0 else code - 128 if code is not None and code > 128 else 0
+    if signum in {s.value for s in signal.Signals}:
+        sig = signal.Signals(signum).name
+        if signum == signal.SIGXCPU:
             return f"the submission used more CPU time than allowed {where}; no marks"
         return f"the grading process was killed by {sig} {where} (the code kills its own process?); no marks"
     tail = next((ln for ln in reversed(stderr) if ln.strip()), "")
@@ -224,7 +225,7 @@ def _code_cells(nb: nbformat.NotebookNode) -> list[str]:
 def grade_submission(path: Path, manifest: dict, limits: Limits, prefix: list[str]) -> list[dict]:
     """Grade one notebook: rows ``{exercise, status, message}`` for the exercises of its page."""
     pages = manifest["pages"]
-    only = next(iter(pages.values()))["exercises"] if len(pages) == 1 else [{"label": "(unknown page)"}]
+    only = _exercises_of(path, manifest)
     try:
         nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
     except Exception as exc:  # noqa: BLE001 - any unreadable file is reported, never raised
@@ -276,6 +277,18 @@ def _digest(path: Path, context: str) -> str:
     return hashlib.sha256(path.read_bytes() + context.encode()).hexdigest()
 
 
+def _write_json(path: Path, data) -> None:
+    """Write atomically, so an interrupted run leaves the previous cache readable."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
+
+
+def _exercises_of(path: Path, manifest: dict) -> list[dict]:
+    pages = manifest["pages"]
+    return next(iter(pages.values()))["exercises"] if len(pages) == 1 else [{"label": "(unknown page)"}]
+
+
 def find_submissions(folder: Path) -> list[Path]:
     """Every ``.ipynb`` under ``folder`` (any depth), except Jupyter's checkpoints, in a stable order."""
     return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts and p.is_file())
@@ -299,6 +312,7 @@ def grade_folder(
     subs = find_submissions(folder)
     if not subs:
         raise ValueError(f"submissions: no .ipynb files under {str(folder)!r}")
+    out.parent.mkdir(parents=True, exist_ok=True)
     cache_path = out.with_name(out.name + ".cache.json")
     cache = json.loads(cache_path.read_text(encoding="utf-8")) if cache_path.exists() else {}
     prefix = isolation_prefix()
@@ -316,11 +330,14 @@ def grade_folder(
     def work(item):
         key, p = item
         start = time.monotonic()
-        rows = grade_submission(p, manifest, limits, prefix)
+        try:
+            rows = grade_submission(p, manifest, limits, prefix)
+        except Exception as exc:  # noqa: BLE001 - a grader bug must not stop the other submissions
+            rows = _fail_rows(_exercises_of(p, manifest), "error", f"the grader failed ({type(exc).__name__}: {exc})")
         with lock:
             count[0] += 1
             cache[key] = {"digest": _digest(p, context), "rows": rows}
-            cache_path.write_text(json.dumps(cache, indent=1, ensure_ascii=False), encoding="utf-8")
+            _write_json(cache_path, cache)
             n_ok = sum(r["status"] == "correct" for r in rows)
             log(f"[{count[0]}/{len(todo)}] {key}: {n_ok}/{len(rows)} correct ({time.monotonic() - start:.1f} s)")
 
@@ -328,7 +345,7 @@ def grade_folder(
         list(pool.map(work, todo))
     keys = [p.relative_to(folder).as_posix() for p in subs]
     cache = {k: cache[k] for k in keys}  # forget submissions that were removed
-    cache_path.write_text(json.dumps(cache, indent=1, ensure_ascii=False), encoding="utf-8")
+    _write_json(cache_path, cache)
     points = {e["label"]: e["points"] for page in manifest["pages"].values() for e in page["exercises"]}
     table = []
     for key in keys:

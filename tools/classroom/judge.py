@@ -76,7 +76,21 @@ def _no_dump() -> None:
         pass
 
 
+def _as_child_of_init() -> None:
+    """In a new PID namespace this process is PID 1, to which the kernel delivers no signal it sends itself
+    (``os.kill(os.getpid(), 9)`` would do nothing). So PID 1 forks, waits, and reports how the child ended:
+    its exit code, or 128 + the signal that killed it."""
+    if os.getpid() != 1:
+        return
+    pid = os.fork()
+    if pid == 0:
+        return
+    _, status = os.waitpid(pid, 0)
+    os._exit(128 + os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))
+
+
 def main() -> int:
+    _as_child_of_init()
     job = json.loads(sys.stdin.read())
     nonce, per_exercise = job["nonce"], float(job["per_exercise_s"])
     out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")  # the channel to the grader
