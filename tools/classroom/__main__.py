@@ -4,8 +4,10 @@
     student copies of the pages (default: every notebook of ``_toc.yml``) and ``OUT_DIR/manifest.json``.
 ``grade SUBMISSIONS_DIR --manifest OUT_DIR/manifest.json --out gradebook.csv``
     grade every ``.ipynb`` under the folder; writes the gradebook, ``feedback/`` and a summary beside it.
-``export --format nbgrader|otter OUT_DIR [pages…]``
+``export --format nbgrader|otter OUT_DIR [pages…] [--exercises-only]``
     the exercises as an nbgrader source folder or otter-grader assignment notebooks.
+``times [--write]``
+    the table of exercises and a student's time per chapter (on the instructors' page).
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--format", choices=["nbgrader", "otter"], required=True)
     p.add_argument("out_dir", type=Path)
     p.add_argument("pages", nargs="*", type=Path)
+    p.add_argument("--exercises-only", action="store_true", help="keep only the setup cell and ## Exercises")
+    p = sub.add_parser("times", help="print (or --write) the instructors' page table of exercise times")
+    p.add_argument("--write", action="store_true", help="rewrite the table in book/appendix/instructors.md")
     args = parser.parse_args(argv)
     try:
         if args.command == "release":
@@ -51,11 +56,19 @@ def main(argv: list[str] | None = None) -> int:
             for path in write_reports(rows, args.manifest, args.out):
                 print(f"wrote {path}")
             print(f"wrote {args.out}")
-        else:
+        elif args.command == "export":
             from tools.classroom.export import export
 
-            for path in export(args.format, args.out_dir, args.pages or None):
+            for path in export(args.format, args.out_dir, args.pages or None, exercises_only=args.exercises_only):
                 print(f"wrote {path}")
+        else:
+            from tools.classroom.times import PAGE, exercise_times, markdown_table, write_table
+
+            if args.write:
+                write_table()
+                print(f"wrote the table of {PAGE}")
+            else:
+                print(markdown_table(exercise_times()))
     except ValueError as exc:
         parser.exit(2, f"error: {exc}\n")
     return 0
