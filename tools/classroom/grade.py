@@ -136,6 +136,9 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
         "TRANSFORMERS_OFFLINE": "1",
         "MPLBACKEND": "Agg",
         "PYTHONHASHSEED": "0",
+        # The checkers' own per-call time limits (if any) stay far above the grader's, so that code that
+        # never returns is always stopped by the grader and reported as an error, never as a wrong answer.
+        "NLP_EXERCISES_TIME_SCALE": "1000",
     }
     results: dict[str, tuple[str, str]] = {}
     current, done = None, False

@@ -81,7 +81,7 @@ def exercise_times(toc_path: Path = ROOT / "_toc.yml") -> list[dict]:
 
 def markdown_table(rows: list[dict]) -> str:
     lines = [
-        "| chapter | exercises | difficulty | points | a student's time (estimate) |",
+        "| chapter | exercises | difficulty | points | time (estimate) |",
         "| --- | ---: | --- | ---: | ---: |",
     ]
     for r in rows:
