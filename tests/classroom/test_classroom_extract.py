@@ -54,6 +54,8 @@ def test_syntax_errors_are_reported_per_cell():
         ("import sys\nm = sys.modules", "`.modules`"),
         ("g = e.__traceback__.tb_frame", "`.tb_frame`"),
         ("from numpy import *", "import *"),
+        ("from pathlib import Path", "`pathlib`"),
+        ("import shutil", "`shutil`"),
     ],
 )
 def test_screen_refuses_reaching_for_the_grader(source, words):
