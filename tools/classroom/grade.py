@@ -39,6 +39,8 @@ from tools.toc_notebooks import ROOT
 COLUMNS = ["submission", "exercise", "status", "points", "message"]
 GRADER_VERSION = "1"
 MAX_FOLDER_COPY_BYTES = 50_000_000
+MAX_LINE = 1_000_000  # characters in one line of the judge's report
+STATUSES = ("correct", "not yet", "wrong", "error")
 
 
 @dataclass(frozen=True)
@@ -142,7 +144,7 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
     }
     results: dict[str, tuple[str, str]] = {}
     current, done = None, False
-    with tempfile.TemporaryDirectory(prefix="nlp-grade-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="nlp-grade-") as scratch, tempfile.TemporaryFile("w+b") as errors:
         _scratch_copy(path, Path(scratch))
         env["HOME"] = env["TMPDIR"] = scratch
         cmd = [*prefix, sys.executable, "-P", "-m", "tools.classroom.judge"]
@@ -152,7 +154,7 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
             env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=errors,  # a file (capped by the file-size limit), so a flood of output costs no memory
             text=True,
             start_new_session=True,
             preexec_fn=lambda: _limit_resources(limits, wall),  # noqa: PLW1509 - no threads touch this
@@ -161,12 +163,9 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
         timer = threading.Timer(wall, lambda: (fired.append(True), _kill(proc)))
         timer.start()
         try:
-            stderr_tail: list[str] = []
-            reader = threading.Thread(target=lambda: stderr_tail.extend(proc.stderr.read()[-2000:].splitlines()))
-            reader.start()
             proc.stdin.write(json.dumps(job))
             proc.stdin.close()
-            for line in proc.stdout:
+            while line := proc.stdout.readline(MAX_LINE):  # a line longer than this is not the judge's
                 try:
                     event = json.loads(line)
                 except json.JSONDecodeError:
@@ -175,16 +174,20 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
                     continue  # not from the judge
                 if event.get("event") == "start":
                     current = event.get("function")
-                elif event.get("event") == "result":
-                    results[event["function"]] = (event["status"], event["message"])
+                elif event.get("event") == "result" and event.get("status") in STATUSES:
+                    results[str(event.get("function"))] = (event["status"], str(event.get("message", "")))
                     current = None
                 elif event.get("event") == "done":
                     done = True
             proc.wait()
-            reader.join()
+        except BrokenPipeError:  # the judge died before reading its job
+            proc.wait()
         finally:
             timer.cancel()
             _kill(proc)
+        errors.seek(0, os.SEEK_END)
+        errors.seek(max(0, errors.tell() - 4000))
+        stderr_tail = errors.read().decode(errors="replace").splitlines()
     if not done:
         why = _death(proc.returncode, bool(fired), wall, limits, current, stderr_tail)
         for j in jobs:
