@@ -261,3 +261,22 @@ def test_reports_feedback_and_summary(graded):
     assert "`invalid/tagging.ipynb`" in summary
     png = graded["out"].with_name("gradebook-scores.png")
     assert png in paths and png.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.slow
+def test_command_line_release_grade_and_reports(tmp_path, capsys):
+    from tools.classroom.__main__ import main
+
+    assert main(["release", str(tmp_path / "rel"), str(PAGE)]) == 0
+    subs = tmp_path / "subs" / "ada"
+    subs.mkdir(parents=True)
+    (subs / "my homework.ipynb").write_bytes((tmp_path / "rel" / "tagging.ipynb").read_bytes())
+    out = tmp_path / "grades" / "book.csv"
+    args = ["grade", str(tmp_path / "subs"), "--manifest", str(tmp_path / "rel"), "--out", str(out)]
+    assert main([*args, "--exercise-timeout", "6", "--startup-timeout", "150"]) == 0
+    printed = capsys.readouterr()
+    assert "[1/1] ada/my homework.ipynb: 0/5 correct" in printed.err
+    with out.open(encoding="utf-8") as f:
+        assert {r["status"] for r in csv.DictReader(f)} == {"not yet"}
+    assert "Score: 0 of 10 points." in (out.parent / "feedback" / "ada__my homework.md").read_text(encoding="utf-8")
+    assert (out.parent / "book-summary.md").exists() and (out.parent / "book-scores.png").exists()

@@ -51,13 +51,15 @@ def _histogram(totals: list[float], possible: float, path: Path) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(6, 3.2))
     bins = [x - 0.5 for x in range(int(possible) + 2)] if possible <= 40 else 20
     ax.hist(totals, bins=bins, color="#0072B2", edgecolor="white")
     ax.set_xlabel(f"points (of {possible:g})")
     ax.set_ylabel("submissions")
-    ax.set_title("Score distribution")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_title(f"Score distribution ({len(totals)} submissions)")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
