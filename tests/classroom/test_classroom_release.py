@@ -111,3 +111,20 @@ def test_bad_arguments_are_named(tmp_path, capsys, args, message):
     with pytest.raises(SystemExit) as exc:
         main(args)
     assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_grader_recognises_a_copy_without_its_metadata(tmp_path):
+    from tools.classroom.grade import identify
+
+    manifest = read_manifest(release(tmp_path / "out", [PAGE]))
+    copy = nbformat.read(tmp_path / "out" / "tagging.ipynb", as_version=4)
+    assert identify(copy, manifest) == ("book/tagging", "")
+    del copy.metadata["nlp_classroom"]  # another editor dropped it
+    assert identify(copy, manifest) == ("book/tagging", "")
+    statement = next(c for c in copy.cells if ":label: tagging-ex-prf" in c.source)
+    statement.source = statement.source.replace("returns", "prints")  # an earlier wording of the exercise
+    page, why = identify(copy, manifest)
+    assert page is None and "another version of book/tagging" in why
+    other = nbformat.v4.new_notebook()
+    page, why = identify(other, manifest)
+    assert page is None and "not a page of this assignment (book/tagging): it has no exercises" in why

@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("out_dir", type=Path)
     p.add_argument("pages", nargs="*", type=Path)
     p.add_argument("--exercises-only", action="store_true", help="keep only the setup cell and ## Exercises")
+    p.add_argument("--assignment", default="nlp", help="nbgrader's assignment name (default nlp)")
     p = sub.add_parser("times", help="print (or --write) the instructors' page table of exercise times")
     p.add_argument("--write", action="store_true", help="rewrite the table in book/appendix/instructors.md")
     args = parser.parse_args(argv)
@@ -59,7 +60,13 @@ def main(argv: list[str] | None = None) -> int:
         elif args.command == "export":
             from tools.classroom.export import export
 
-            for path in export(args.format, args.out_dir, args.pages or None, exercises_only=args.exercises_only):
+            for path in export(
+                args.format,
+                args.out_dir,
+                args.pages or None,
+                exercises_only=args.exercises_only,
+                assignment=args.assignment,
+            ):
                 print(f"wrote {path}")
         else:
             from tools.classroom.times import PAGE, exercise_times, markdown_table, write_table
