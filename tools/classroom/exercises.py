@@ -160,9 +160,24 @@ def stub_sources(nb: nbformat.NotebookNode) -> dict[str, str]:
     return out
 
 
+def _is_gate(cell, name: str) -> bool:
+    return cell.cell_type == "markdown" and cell.source.lstrip().startswith(("```{" + name, ":::{" + name))
+
+
+def solution_indices(nb: nbformat.NotebookNode) -> list[int]:
+    """Indices of the solution code cells: tagged ``solution`` or between ``solution-start``/``solution-end``."""
+    out, inside = [], False
+    for i, cell in enumerate(nb.cells):
+        if _is_gate(cell, "solution-start") or _is_gate(cell, "solution-end"):
+            inside = _is_gate(cell, "solution-start")
+        elif cell.cell_type == "code" and (inside or "solution" in _tags(cell)):
+            out.append(i)
+    return out
+
+
 def solution_sources(nb: nbformat.NotebookNode) -> list[str]:
     """The solution cells of an instructor's notebook, in order."""
-    return [c.source for c in nb.cells if c.cell_type == "code" and "solution" in _tags(c)]
+    return [nb.cells[i].source for i in solution_indices(nb)]
 
 
 def page_id(path: Path, root: Path) -> str:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import nbformat
 
-from tools.classroom.exercises import Exercise, find_exercises, page_id
+from tools.classroom.exercises import Exercise, find_exercises, page_id, solution_indices
 from tools.classroom.extract import extract
 from tools.notebooks import clean
 from tools.toc_notebooks import ROOT, toc_notebooks
@@ -78,7 +78,7 @@ def _exercise_blocks(nb) -> list[tuple[int, int, Exercise]]:
 
 
 def _solution_of(nb, first: int, last: int, function: str) -> str:
-    sources = [c.source for c in nb.cells[first : last + 1] if c.cell_type == "code" and "solution" in _tags(c)]
+    sources = [nb.cells[i].source for i in solution_indices(nb) if first <= i <= last]
     if not sources:
         raise ValueError(f"the exercise of {function!r} has no solution cell")
     return "\n\n".join(sources)
