@@ -17,7 +17,7 @@ export TRANSFORMERS_OFFLINE := 1
 # thread hand-offs cost more than they gain (and two notebooks at once would contend).
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: book test robust install assets prepare serve lab student benchmarks clean help page reader-path
+.PHONY: book test robust install assets prepare serve lab student release graders benchmarks clean help page reader-path
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -81,8 +81,19 @@ page: install
 reader-path: install
 	$(BIN)/python -m tools.reader_path
 
+# Classroom: student copies plus a manifest of exercises and points (python -m tools.classroom, see the
+# instructors' appendix), and the nbgrader/otter-grader environment the export tests use.
+release: install
+	$(BIN)/python -m tools.classroom release release/
+	@echo "Student copies and release/manifest.json are in release/"
+
+graders: install
+	test -x .venv-graders/bin/python || $(PYTHON) -m venv .venv-graders
+	.venv-graders/bin/pip install -q -c constraints.txt -e . -r requirements-classroom.txt
+	@echo "nbgrader and otter-grader are in .venv-graders; run the export tests with NLP_GRADERS_BIN=$(CURDIR)/.venv-graders/bin"
+
 benchmarks: install
 	$(BIN)/python -m benchmarks.run_all
 
 clean:
-	rm -rf _build _vendor student .pytest_cache .venv-colab
+	rm -rf _build _vendor student release .pytest_cache .venv-colab

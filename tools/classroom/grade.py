@@ -1,0 +1,366 @@
+"""Grade a folder of submitted notebooks against a release manifest, safely and resumably.
+
+Every ``.ipynb`` under the folder is read (never changed), matched to a page of the release (by the
+``nlp_classroom`` metadata the release stamps, else by its exercise labels), and the code each exercise
+needs is extracted (``tools.classroom.extract``). A separate judge process (``tools.classroom.judge``)
+then runs it in a scratch copy of the submission's folder, with limits on memory, CPU time, file size
+and wall-clock time, in a network namespace with no network when the system allows one, and calls the
+book's checkers there. Results are cached by the submission's content: a second run regrades only the
+submissions that changed.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import importlib.util
+import json
+import os
+import resource
+import secrets
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from tools.classroom.exercises import find_exercises, page_version
+from tools.classroom.extract import extract
+from tools.classroom.release import METADATA_KEY, read_manifest
+from tools.toc_notebooks import ROOT
+
+COLUMNS = ["submission", "exercise", "status", "points", "message"]
+GRADER_VERSION = "1"
+MAX_FOLDER_COPY_BYTES = 50_000_000
+MAX_LINE = 1_000_000  # characters in one line of the judge's report
+STATUSES = ("correct", "not yet", "wrong", "error")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-submission limits. ``startup_s`` covers starting Python and importing the checkers."""
+
+    per_exercise_s: float = 20.0
+    startup_s: float = 60.0
+    memory_mb: int = 3072
+    file_mb: int = 50
+
+    def __post_init__(self) -> None:
+        for name in ("per_exercise_s", "startup_s", "memory_mb", "file_mb"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ValueError(f"{name}: expected a positive number, got {value!r}")
+
+    def wall_s(self, n_exercises: int) -> float:
+        return self.startup_s + self.per_exercise_s * max(n_exercises, 1)
+
+
+def isolation_prefix() -> list[str]:
+    """The ``unshare`` command that gives a judge no network (and its own process IDs), or [] if unavailable."""
+    if os.environ.get("NLP_ALLOW_NETWORK") == "1" or shutil.which("unshare") is None:
+        return []
+    user = [] if os.geteuid() == 0 else ["-r"]
+    for flags in (["-n", "-p", "-f", "--kill-child", "--mount-proc"], ["-n"]):
+        cmd = ["unshare", *user, *flags]
+        try:
+            if subprocess.run([*cmd, "true"], capture_output=True, timeout=10).returncode == 0:
+                return cmd
+        except (OSError, subprocess.TimeoutExpired):
+            pass
+    return []
+
+
+def _fail_rows(exercises: list[dict], status: str, message: str) -> list[dict]:
+    return [{"exercise": e["label"], "status": status, "message": message} for e in exercises]
+
+
+def identify(nb: nbformat.NotebookNode, manifest: dict) -> tuple[str | None, str]:
+    """``(page id, "")`` of the release page a submission is, or ``(None, why not)``."""
+    pages = manifest["pages"]
+    names = ", ".join(sorted(pages))
+    meta = nb.metadata.get(METADATA_KEY)
+    found = find_exercises(nb)
+    if isinstance(meta, dict) and isinstance(meta.get("page"), str):
+        page, version = meta["page"], meta.get("version")
+    else:  # metadata lost (another editor, a copy-paste): recognise the page by its exercises
+        labels = {e.label for e in found}
+        page = next((p for p, entry in pages.items() if labels & {e["label"] for e in entry["exercises"]}), None)
+        version = page_version(found) if page else None
+        if page is None:
+            what = f"exercises {', '.join(sorted(labels))}" if labels else "no exercises of the book"
+            return None, f"this notebook is not a page of this assignment ({names}): it has {what}"
+    if page not in pages:
+        return None, f"this notebook is the page {page}, which is not part of this assignment ({names})"
+    if version != pages[page]["version"]:
+        return None, (
+            f"this notebook is another version of {page} (exercises version {version}, the assignment's is "
+            f"{pages[page]['version']}): the exercises changed since it was downloaded. Copy your answers "
+            "into the current release of the page and submit that."
+        )
+    return page, ""
+
+
+def _limit_resources(limits: Limits, cpu_s: float) -> None:  # runs in the child before exec
+    mem = limits.memory_mb * 2**20
+    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+    resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_s) + 1, int(cpu_s) + 5))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_mb * 2**20, limits.file_mb * 2**20))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _scratch_copy(path: Path, scratch: Path) -> None:
+    """Copy the submission's own folder (its files, not sub-folders) unless it is large; else just the notebook."""
+    files = [p for p in path.parent.iterdir() if p.is_file() and not p.is_symlink()]
+    if sum(p.stat().st_size for p in files) > MAX_FOLDER_COPY_BYTES:
+        files = [path]
+    for p in files:
+        shutil.copyfile(p, scratch / p.name)
+
+
+def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -> dict[str, tuple[str, str]]:
+    """Run the judge on extracted code in a scratch copy of ``path``'s folder; ``{function: (status, message)}``."""
+    nonce = secrets.token_hex(16)
+    job = {"nonce": nonce, "per_exercise_s": limits.per_exercise_s, "exercises": jobs}
+    wall = limits.wall_s(len(jobs))
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(ROOT),
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "HF_HUB_OFFLINE": "1",
+        "TRANSFORMERS_OFFLINE": "1",
+        "MPLBACKEND": "Agg",
+        "PYTHONHASHSEED": "0",
+        # The checkers' own per-call time limits (if any) stay far above the grader's, so that code that
+        # never returns is always stopped by the grader and reported as an error, never as a wrong answer.
+        "NLP_EXERCISES_TIME_SCALE": "1000",
+    }
+    results: dict[str, tuple[str, str]] = {}
+    current, done = None, False
+    with tempfile.TemporaryDirectory(prefix="nlp-grade-") as scratch, tempfile.TemporaryFile("w+b") as errors:
+        _scratch_copy(path, Path(scratch))
+        env["HOME"] = env["TMPDIR"] = scratch
+        cmd = [*prefix, sys.executable, "-P", "-m", "tools.classroom.judge"]
+        proc = subprocess.Popen(
+            cmd,
+            cwd=scratch,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,  # a file (capped by the file-size limit), so a flood of output costs no memory
+            text=True,
+            start_new_session=True,
+            preexec_fn=lambda: _limit_resources(limits, wall),  # noqa: PLW1509 - no threads touch this
+        )
+        fired: list[bool] = []
+        timer = threading.Timer(wall, lambda: (fired.append(True), _kill(proc)))
+        timer.start()
+        try:
+            proc.stdin.write(json.dumps(job))
+            proc.stdin.close()
+            while line := proc.stdout.readline(MAX_LINE):  # a line longer than this is not the judge's
+                try:
+                    event = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                if not isinstance(event, dict) or event.get("nonce") != nonce:
+                    continue  # not from the judge
+                if event.get("event") == "start":
+                    current = event.get("function")
+                elif event.get("event") == "result" and event.get("status") in STATUSES:
+                    results[str(event.get("function"))] = (event["status"], str(event.get("message", "")))
+                    current = None
+                elif event.get("event") == "done":
+                    done = True
+            proc.wait()
+        except BrokenPipeError:  # the judge died before reading its job
+            proc.wait()
+        finally:
+            timer.cancel()
+            _kill(proc)
+        errors.seek(0, os.SEEK_END)
+        errors.seek(max(0, errors.tell() - 4000))
+        stderr_tail = errors.read().decode(errors="replace").splitlines()
+    if not done:
+        why = _death(proc.returncode, bool(fired), wall, limits, current, stderr_tail)
+        for j in jobs:
+            if j["function"] not in results:
+                late = current is not None and j["function"] != current
+                results[j["function"]] = ("error", "not graded: the grading process stopped earlier" if late else why)
+    return results
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+def _death(code: int | None, timed_out: bool, wall: float, limits: Limits, current, stderr: list[str]) -> str:
+    """Why the judge stopped early, in words an instructor (and the student) can act on."""
+    where = f"while `{current}` was checked" if current else "before any exercise was checked"
+    if timed_out:
+        return f"grading stopped after {wall:g} s {where}: the code probably loops forever; no marks"
+    if code == 0:
+        return f"the submission ended the grading process {where} (it calls os._exit or similar); no marks"
+    signum = -code if code is not None and code < 0 else code - 128 if code is not None and code > 128 else 0
+    if signum in {s.value for s in signal.Signals}:
+        sig = signal.Signals(signum).name
+        if signum == signal.SIGXCPU:
+            return f"the submission used more CPU time than allowed {where}; no marks"
+        return f"the grading process was killed by {sig} {where} (the code kills its own process?); no marks"
+    tail = next((ln for ln in reversed(stderr) if ln.strip()), "")
+    if "MemoryError" in tail:
+        return f"the submission ran out of memory (limit {limits.memory_mb} MB) {where}; no marks"
+    return f"the grading process failed {where} (exit code {code}: {tail[:300]}); no marks"
+
+
+def _code_cells(nb: nbformat.NotebookNode) -> list[str]:
+    return [c.source for c in nb.cells if c.get("cell_type") == "code" and isinstance(c.get("source"), str)]
+
+
+def grade_submission(path: Path, manifest: dict, limits: Limits, prefix: list[str]) -> list[dict]:
+    """Grade one notebook: rows ``{exercise, status, message}`` for the exercises of its page."""
+    pages = manifest["pages"]
+    only = _exercises_of(path, manifest)
+    try:
+        nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is reported, never raised
+        first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
+        return _fail_rows(only, "error", f"not a readable Jupyter notebook ({first}); no marks")
+    page, why = identify(nb, manifest)
+    if page is None:
+        return _fail_rows(only, "error", why)
+    exercises = pages[page]["exercises"]
+    found = extract(_code_cells(nb), [e["function"] for e in exercises])
+    rows, jobs = {}, []
+    for e in exercises:
+        fn = e["function"]
+        if fn in found.blocked:
+            rows[fn] = ("error", f"the code of `{fn}` was not run: {found.blocked[fn]}; no marks")
+        elif fn in found.missing:
+            if found.syntax_errors:
+                rows[fn] = ("error", f"`{fn}` could not be read: {found.syntax_errors[0]}")
+            else:
+                rows[fn] = ("not yet", f"the notebook defines no function `{fn}`: write it in the exercise's cell")
+        else:
+            jobs.append(
+                {"function": fn, "checker_module": e["checker_module"], "checker": e["checker"], "code": found.code[fn]}
+            )
+    if jobs:
+        rows |= run_judge(path, jobs, limits, prefix)
+    return [
+        {"exercise": e["label"], "status": rows[e["function"]][0], "message": rows[e["function"]][1]} for e in exercises
+    ]
+
+
+def _code_fingerprint(manifest: dict) -> str:
+    """Hash of the grader's and the checkers' source: changing either regrades every submission."""
+    here = Path(__file__).parent
+    files = [here / f"{name}.py" for name in ("exercises", "extract", "judge", "grade")]
+    files.append(ROOT / "nlp_helpers" / "exercises" / "checker.py")
+    modules = {e["checker_module"] for page in manifest["pages"].values() for e in page["exercises"]}
+    for mod in sorted(modules):
+        spec = importlib.util.find_spec(mod)
+        if spec is not None and spec.origin:
+            files.append(Path(spec.origin))
+    h = hashlib.sha256(GRADER_VERSION.encode())
+    for f in files:
+        h.update(f.read_bytes() if f.is_file() else b"")
+    return h.hexdigest()
+
+
+def _digest(path: Path, context: str) -> str:
+    return hashlib.sha256(path.read_bytes() + context.encode()).hexdigest()
+
+
+def _write_json(path: Path, data) -> None:
+    """Write atomically, so an interrupted run leaves the previous cache readable."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
+
+
+def _exercises_of(path: Path, manifest: dict) -> list[dict]:
+    pages = manifest["pages"]
+    return next(iter(pages.values()))["exercises"] if len(pages) == 1 else [{"label": "(unknown page)"}]
+
+
+def find_submissions(folder: Path) -> list[Path]:
+    """Every ``.ipynb`` under ``folder`` (any depth), except Jupyter's checkpoints, in a stable order."""
+    return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts and p.is_file())
+
+
+def grade_folder(
+    folder: Path, manifest_path: Path, out: Path, *, jobs: int = 2, limits: Limits | None = None, log=print
+) -> list[dict]:
+    """Grade every notebook under ``folder``; write the gradebook CSV ``out`` and return its rows.
+
+    Results are cached beside ``out`` by the submission's content (and the manifest and limits):
+    a second run regrades only what changed. Points come from the manifest at write time.
+    """
+    folder, out = Path(folder), Path(out)
+    if not folder.is_dir():
+        raise ValueError(f"submissions: expected a folder, got {str(folder)!r}")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise ValueError(f"jobs: expected a positive int, got {jobs!r}")
+    limits = limits or Limits()
+    manifest = read_manifest(manifest_path)
+    subs = find_submissions(folder)
+    if not subs:
+        raise ValueError(f"submissions: no .ipynb files under {str(folder)!r}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cache_path = out.with_name(out.name + ".cache.json")
+    cache = json.loads(cache_path.read_text(encoding="utf-8")) if cache_path.exists() else {}
+    prefix = isolation_prefix()
+    if not prefix:
+        log("warning: no network namespace available; submissions are graded with the network reachable")
+    context = json.dumps([_code_fingerprint(manifest), limits.__dict__, manifest["pages"]], sort_keys=True)
+    todo = []
+    for p in subs:
+        key = p.relative_to(folder).as_posix()
+        if cache.get(key, {}).get("digest") != _digest(p, context):
+            todo.append((key, p))
+    log(f"{len(subs)} submissions: {len(subs) - len(todo)} unchanged since the last run, {len(todo)} to grade")
+    lock, count = threading.Lock(), [0]
+
+    def work(item):
+        key, p = item
+        start = time.monotonic()
+        try:
+            rows = grade_submission(p, manifest, limits, prefix)
+        except Exception as exc:  # noqa: BLE001 - a grader bug must not stop the other submissions
+            rows = _fail_rows(_exercises_of(p, manifest), "error", f"the grader failed ({type(exc).__name__}: {exc})")
+        with lock:
+            count[0] += 1
+            cache[key] = {"digest": _digest(p, context), "rows": rows}
+            _write_json(cache_path, cache)
+            n_ok = sum(r["status"] == "correct" for r in rows)
+            log(f"[{count[0]}/{len(todo)}] {key}: {n_ok}/{len(rows)} correct ({time.monotonic() - start:.1f} s)")
+
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        list(pool.map(work, todo))
+    keys = [p.relative_to(folder).as_posix() for p in subs]
+    cache = {k: cache[k] for k in keys}  # forget submissions that were removed
+    _write_json(cache_path, cache)
+    points = {e["label"]: e["points"] for page in manifest["pages"].values() for e in page["exercises"]}
+    table = []
+    for key in keys:
+        for r in cache[key]["rows"]:
+            pts = points.get(r["exercise"], 0) if r["status"] == "correct" else 0
+            table.append({"submission": key, **r, "points": pts})
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows({c: row[c] for c in COLUMNS} for row in table)
+    return table
