@@ -226,29 +226,37 @@ def check_search_precision_at_k(search_precision_at_k: Callable) -> CheckResult:
     """``search_precision_at_k(docs, queries, relevant, k)``: mean P@k of TF-IDF cosine search."""
     with Checker("TF-IDF search and precision at k") as ex:
         docs, queries, relevant = SEARCH_DOCS, SEARCH_QUERIES, SEARCH_RELEVANT
-        for k in (1, 3):
+        values = {}
+        for k in (1, 2, 3):
             got = checked_call(ex, search_precision_at_k, docs, queries, relevant, k, names=SEARCH_ARGS)
-            want = _search_precision(docs, queries, relevant, k)
             try:
-                value = float(got)
+                values[k] = float(got)
             except (TypeError, ValueError):
                 ex.fail(f"search_precision_at_k should return one number (the mean P@k), got {type(got).__name__}.")
-                return ex.result
-            if not math.isclose(value, want, rel_tol=1e-9, abs_tol=1e-12):
-                hints = [
-                    hint
-                    for kwargs, hint in SEARCH_MISTAKES.values()
-                    if math.isclose(value, _search_precision(docs, queries, relevant, k, **kwargs), abs_tol=1e-12)
-                ]
-                if len(hints) == 1:  # one clear diagnosis, never a list of guesses
-                    ex.fail(f"with k={k} you return {value:.4f} instead of {want:.4f}; " + hints[0])
-                    return ex.result
-                ex.fail(
-                    f"with k={k} on the small judged collection you return {value:.4f} instead of {want:.4f}. "
-                    "Check the steps one at a time: counts, IDF from the documents, unit-length vectors, "
-                    "cosine ranking (ties: lower index first), then the share of relevant documents in the top k."
+        wrong = [
+            k
+            for k in values
+            if not math.isclose(values[k], _search_precision(docs, queries, relevant, k), rel_tol=1e-9, abs_tol=1e-12)
+        ]
+        if wrong:
+            k = wrong[0]
+            want = _search_precision(docs, queries, relevant, k)
+            # a mistake is diagnosed only if it explains every k: one clear hint, never a list of guesses
+            hints = [
+                hint
+                for kwargs, hint in SEARCH_MISTAKES.values()
+                if all(
+                    math.isclose(v, _search_precision(docs, queries, relevant, kk, **kwargs), abs_tol=1e-12)
+                    for kk, v in values.items()
                 )
-                return ex.result
+            ]
+            if len(hints) == 1:
+                ex.fail(f"with k={k} you return {values[k]:.4f} instead of {want:.4f}; " + hints[0])
+            ex.fail(
+                f"with k={k} on the small judged collection you return {values[k]:.4f} instead of {want:.4f}. "
+                "Check the steps one at a time: counts, IDF from the documents, unit-length vectors, "
+                "cosine ranking (ties: lower index first), then the share of relevant documents in the top k."
+            )
         ties = [["a", "b"], ["c"], ["c"]]
         ex.expect_close(
             checked_call(ex, search_precision_at_k, ties, [["c"]], [{1}], 1, names=SEARCH_ARGS),
@@ -309,16 +317,17 @@ def check_weights_by_hand(weights_d2: Callable) -> CheckResult:
             values = {t: float(got[t]) for t in want}
         except (TypeError, ValueError):
             ex.fail("every weight should be a number (a float).")
-        if all(math.isclose(values[t], want[t], rel_tol=1e-3, abs_tol=1e-4) for t in want):
-            return ex.result
-        for kwargs, hint in BY_HAND_MISTAKES:
+        wrong = [t for t in want if not math.isclose(values[t], want[t], rel_tol=1e-3, abs_tol=1e-4)]
+        for kwargs, hint in BY_HAND_MISTAKES if wrong else []:
             other = _by_hand(**kwargs)
             if all(math.isclose(values[t], other[t], rel_tol=1e-3, abs_tol=1e-4) for t in want):
                 ex.fail(hint)
-        wrong = [t for t in want if not math.isclose(values[t], want[t], rel_tol=1e-3, abs_tol=1e-4)]
-        ex.fail(
+        ex.expect(
+            not wrong,
             f"the weight of {wrong[0]!r} should be {want[wrong[0]]:.4f}, got {values[wrong[0]]:.4f}: "
             "count the term in d2, count the documents that contain it (df), then count × log10(3 / df)."
+            if wrong
+            else "",
         )
     return ex.result
 

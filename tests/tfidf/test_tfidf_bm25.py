@@ -165,7 +165,9 @@ def test_average_precision_hand_worked_and_against_scikit_learn():
         relevant = set(rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False).tolist())
         y_true = [d in relevant for d in ranking]
         y_score = -np.arange(n)  # best first
-        assert average_precision(ranking, relevant) == pytest.approx(average_precision_score(y_true, y_score), abs=1e-12)
+        assert average_precision(ranking, relevant) == pytest.approx(
+            average_precision_score(y_true, y_score), abs=1e-12
+        )
     # a relevant document never retrieved contributes 0; MAP is the mean over queries
     assert average_precision([0, 1], {0, 5}) == pytest.approx(0.5)
     assert mean_average_precision([[0, 1], [1, 0]], [{0}, {0}]) == pytest.approx((1 + 0.5) / 2)
