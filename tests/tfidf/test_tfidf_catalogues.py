@@ -504,3 +504,31 @@ def test_shifted_ppmi_catalogue():
     _rejected(check_shifted_ppmi, sppmi_alpha, "PMI = log2")
     _rejected(check_shifted_ppmi, sppmi_mutates, "modified its input `counts`")
     _rejected(check_shifted_ppmi, sppmi_no_return, "returned None")
+
+
+# --------------------------------------------------------------------------- by hand: P@5 and AP, PPMI
+def test_retrieval_by_hand_catalogue():
+    from nlp_helpers.tfidf.exercises_by_hand import check_retrieval_by_hand
+
+    exact = (2 / 5, (1 / 2 + 2 / 3 + 3 / 7) / 4)  # hand-worked: relevant at ranks 2, 3, 7; 4 relevant in all
+    assert check_retrieval_by_hand(lambda: exact).passed
+    assert check_retrieval_by_hand(lambda: [0.4, 0.399]).passed  # rounded to 3 decimals, as a list
+    _rejected(check_retrieval_by_hand, lambda: (2 / 4, exact[1]), "not by the number of relevant")
+    _rejected(check_retrieval_by_hand, lambda: (0.6, exact[1]), "ranks 1 to 5")
+    _rejected(check_retrieval_by_hand, lambda: (0.4, (1 / 2 + 2 / 3 + 3 / 7) / 3), "all 4 relevant")
+    every_rank = (0 + 1 / 2 + 2 / 3 + 2 / 4 + 2 / 5 + 2 / 6 + 3 / 7 + 3 / 8) / 8
+    _rejected(check_retrieval_by_hand, lambda: (0.4, every_rank), "not at every rank")
+    _rejected(check_retrieval_by_hand, lambda: 0.4, "tuple of two numbers")
+    _rejected(check_retrieval_by_hand, lambda: None, "returned None")
+
+
+def test_ppmi_by_hand_catalogue():
+    from nlp_helpers.tfidf.exercises_by_hand import check_ppmi_by_hand
+
+    assert check_ppmi_by_hand(lambda: (1.0, 0.0)).passed  # log2(6*200/(20*30)) = 1; log2(1*200/(20*60)) < 0
+    assert check_ppmi_by_hand(lambda: (math.log2(2), max(math.log2(1 / 6), 0))).passed
+    _rejected(check_ppmi_by_hand, lambda: (math.log(2), 0.0), "natural log")
+    _rejected(check_ppmi_by_hand, lambda: (1.0, math.log2(1 / 6)), "clips it at 0")
+    _rejected(check_ppmi_by_hand, lambda: (math.log2(6 / 600), 0.0), "probabilities first")
+    _rejected(check_ppmi_by_hand, lambda: (2.0, 0.0), "expected (1.000, 0.000)")
+    _rejected(check_ppmi_by_hand, lambda: None, "returned None")
