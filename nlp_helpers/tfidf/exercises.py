@@ -1,8 +1,9 @@
-"""Checkers for the exercises of the chapter *Bag of words and TF-IDF* (``book/tfidf.ipynb``).
+"""Checkers for the exercises of the chapter *Bag of words and TF-IDF* (``book/tfidf/``).
 
 Each ``check_*`` calls the student's function on the chapter's examples, compares
-it with :mod:`nlp_helpers.tfidf` (or with the hand-worked values of the lecture notes and of
-Jurafsky & Martin's example) and tries the edge case students forget.
+it with :mod:`nlp_helpers.tfidf` (or with hand-worked values and Jurafsky & Martin's example) and
+tries the edge cases students forget. The student's function always gets copies of the inputs
+(:func:`~nlp_helpers.tfidf.exercise_calls.checked_call`). The BM25+ checker is in ``exercises_bm25``.
 """
 
 from __future__ import annotations
@@ -15,12 +16,20 @@ import numpy as np
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.tfidf.bag_of_words import one_hot
-from nlp_helpers.tfidf.cooccurrence import cooccurrence_matrix
+from nlp_helpers.tfidf.cooccurrence import cooccurrence_matrix, pmi
 from nlp_helpers.tfidf.evaluation import mean_precision_at_k
+from nlp_helpers.tfidf.exercise_calls import checked_call
 from nlp_helpers.tfidf.similarity import cosine_similarity
 from nlp_helpers.tfidf.weighting import TfIdf
 
-__all__ = ["check_bag_of_words_vector", "check_cosine", "check_search_precision_at_k", "check_window_counts"]
+__all__ = [
+    "check_bag_of_words_vector",
+    "check_cosine",
+    "check_search_precision_at_k",
+    "check_shifted_ppmi",
+    "check_weights_by_hand",
+    "check_window_counts",
+]
 
 # The lecture notes' four documents, tokenized with word_tokenize(keep_punct=False) and lower-cased.
 SEED_TOKENS = [
@@ -51,12 +60,16 @@ SEARCH_QUERIES = ["the strike".split(), ["race"], "the race to hobart".split(), 
 SEARCH_RELEVANT = [{2, 3}, {0, 1}, {0, 1}, {2, 3}]
 
 
+BOW_ARGS = ("tokens", "vocabulary")
+SEARCH_ARGS = ("docs", "queries", "relevant", "k")
+
+
 def check_bag_of_words_vector(bag_of_words_vector: Callable) -> CheckResult:
     """``bag_of_words_vector(tokens, vocabulary)``: counts over ``vocabulary``, whose last entry is the UNK slot."""
     with Checker("Bag of words with UNK") as ex:
         vocab = ["restaurants", "church", "many", "<unk>"]
         tokens = SEED_TOKENS[0]
-        got = ex.call(bag_of_words_vector, tokens, vocab)
+        got = checked_call(ex, bag_of_words_vector, tokens, vocab, names=BOW_ARGS)
         want = one_hot(tokens, vocab, unk="<unk>").sum(axis=0)
         ex.expect_close(
             got,
@@ -68,14 +81,21 @@ def check_bag_of_words_vector(bag_of_words_vector: Callable) -> CheckResult:
             float(np.sum(got)) == len(tokens),
             "the counts should add up to the number of tokens: every token lands in exactly one slot.",
         )
-        got = ex.call(bag_of_words_vector, ["church", "church"], vocab)
+        got = checked_call(ex, bag_of_words_vector, ["church", "church"], vocab, names=BOW_ARGS)
         ex.expect_close(
             got,
             [0, 2, 0, 0],
             what="bag_of_words_vector(['church', 'church'], ...)",
             hint="A repeated word is counted twice.",
         )
-        got = ex.call(bag_of_words_vector, [], vocab)
+        got = checked_call(ex, bag_of_words_vector, ["<unk>", "zebra", "many"], vocab, names=BOW_ARGS)
+        ex.expect_close(
+            got,
+            [0, 0, 1, 2],
+            what="bag_of_words_vector(['<unk>', 'zebra', 'many'], ...)",
+            hint="Every token that is not one of the first len(vocabulary) - 1 entries goes to the last slot.",
+        )
+        got = checked_call(ex, bag_of_words_vector, [], vocab, names=BOW_ARGS)
         ex.expect_close(
             got,
             [0, 0, 0, 0],
@@ -94,20 +114,23 @@ def check_cosine(cosine: Callable) -> CheckResult:
             (digital, information, "digital, information"),
         ]:
             ex.expect_close(
-                ex.call(cosine, a, b),
+                checked_call(ex, cosine, a, b, names=("u", "v")),
                 cosine_similarity(a, b),
                 what=f"cosine({name})",
                 rtol=1e-9,
                 hint="Divide the dot product by the product of the two vector lengths.",
             )
         ex.expect_close(
-            ex.call(cosine, [1, 2, 3], [10, 20, 30]),
+            checked_call(ex, cosine, [1, 2, 3], [10, 20, 30]),
             1.0,
             what="cosine([1,2,3], [10,20,30])",
             hint="Cosine ignores length: a vector and its multiple point the same way.",
         )
         ex.expect_close(
-            ex.call(cosine, [1, 0], [0, 5]), 0.0, what="cosine of orthogonal vectors", hint="No shared dimension: 0."
+            checked_call(ex, cosine, [1, 0], [0, 5]),
+            0.0,
+            what="cosine of orthogonal vectors",
+            hint="No shared dimension: 0.",
         )
         ex.expect_raises(
             ValueError,
@@ -124,7 +147,7 @@ def check_window_counts(window_counts: Callable) -> CheckResult:
     """``window_counts(tokens, window)``: dict (w, c) -> times c is within ``window`` positions of w."""
     with Checker("Co-occurrence counts in a window") as ex:
         for tokens, window in [(SEED_TOKENS[3], 2), (SEED_TOKENS[1], 3), ("a rose is a rose is a rose".split(), 2)]:
-            got = ex.call(window_counts, tokens, window)
+            got = checked_call(ex, window_counts, tokens, window, names=("tokens", "window"))
             ex.expect(isinstance(got, dict), f"window_counts should return a dict, got {type(got).__name__}.")
             matrix, vocab = cooccurrence_matrix(tokens, window)
             coo = matrix.tocoo()
@@ -142,7 +165,7 @@ def check_window_counts(window_counts: Callable) -> CheckResult:
                     + "look at the positions j with 1 <= |i - j| <= window on both sides of i, and count "
                     "(tokens[i], tokens[j]) once per position pair."
                 )
-        got = ex.call(window_counts, ["to", "be"], 5)
+        got = checked_call(ex, window_counts, ["to", "be"], 5)
         ex.expect(
             dict(Counter({k: v for k, v in got.items() if v})) == {("to", "be"): 1, ("be", "to"): 1},
             "window_counts(['to', 'be'], 5) should be {('to','be'): 1, ('be','to'): 1}: "
@@ -179,9 +202,10 @@ SEARCH_MISTAKES = {
         "your numbers match TF-IDF without the IDF factor: multiply each count by "
         "idf(t) = ln((1 + N) / (1 + df(t))) + 1, with N and df from the documents.",
     ),
-    "log10 IDF": (
+    "log(N / df) IDF": (
         {"idf": "log10"},
-        "your numbers match idf = log10(N / df): this exercise uses scikit-learn's smooth IDF, "
+        "your numbers match idf = log(N / df) without smoothing (in any base: the base only rescales every "
+        "weight, which the unit length undoes): this exercise uses scikit-learn's smooth IDF, "
         "ln((1 + N) / (1 + df)) + 1.",
     ),
     "dot product": (
@@ -202,41 +226,163 @@ def check_search_precision_at_k(search_precision_at_k: Callable) -> CheckResult:
     """``search_precision_at_k(docs, queries, relevant, k)``: mean P@k of TF-IDF cosine search."""
     with Checker("TF-IDF search and precision at k") as ex:
         docs, queries, relevant = SEARCH_DOCS, SEARCH_QUERIES, SEARCH_RELEVANT
-        for k in (1, 3):
-            got = ex.call(search_precision_at_k, docs, queries, relevant, k)
-            want = _search_precision(docs, queries, relevant, k)
+        values = {}
+        for k in (1, 2, 3):
+            got = checked_call(ex, search_precision_at_k, docs, queries, relevant, k, names=SEARCH_ARGS)
             try:
-                value = float(got)
+                values[k] = float(got)
             except (TypeError, ValueError):
                 ex.fail(f"search_precision_at_k should return one number (the mean P@k), got {type(got).__name__}.")
-                return ex.result
-            if not math.isclose(value, want, rel_tol=1e-9, abs_tol=1e-12):
-                hints = [
-                    hint
-                    for kwargs, hint in SEARCH_MISTAKES.values()
-                    if math.isclose(value, _search_precision(docs, queries, relevant, k, **kwargs), abs_tol=1e-12)
-                ]
-                if hints:
-                    ex.fail(f"with k={k} you return {value:.4f} instead of {want:.4f}; " + " Or: ".join(hints))
-                    return ex.result
-                ex.fail(
-                    f"with k={k} on the small judged collection you return {value:.4f} instead of {want:.4f}. "
-                    "Check the steps one at a time: counts, IDF from the documents, unit-length vectors, "
-                    "cosine ranking (ties: lower index first), then the share of relevant documents in the top k."
+        wrong = [
+            k
+            for k in values
+            if not math.isclose(values[k], _search_precision(docs, queries, relevant, k), rel_tol=1e-9, abs_tol=1e-12)
+        ]
+        if wrong:
+            k = wrong[0]
+            want = _search_precision(docs, queries, relevant, k)
+            # a mistake is diagnosed only if it explains every k: one clear hint, never a list of guesses
+            hints = [
+                hint
+                for kwargs, hint in SEARCH_MISTAKES.values()
+                if all(
+                    math.isclose(v, _search_precision(docs, queries, relevant, kk, **kwargs), abs_tol=1e-12)
+                    for kk, v in values.items()
                 )
-                return ex.result
+            ]
+            if len(hints) == 1:
+                ex.fail(f"with k={k} you return {values[k]:.4f} instead of {want:.4f}; " + hints[0])
+            ex.fail(
+                f"with k={k} on the small judged collection you return {values[k]:.4f} instead of {want:.4f}. "
+                "Check the steps one at a time: counts, IDF from the documents, unit-length vectors, "
+                "cosine ranking (ties: lower index first), then the share of relevant documents in the top k."
+            )
         ties = [["a", "b"], ["c"], ["c"]]
         ex.expect_close(
-            ex.call(search_precision_at_k, ties, [["c"]], [{1}], 1),
+            checked_call(ex, search_precision_at_k, ties, [["c"]], [{1}], 1, names=SEARCH_ARGS),
             1.0,
             what="search_precision_at_k([['a','b'], ['c'], ['c']], [['c']], [{1}], k=1)",
             hint="Documents 1 and 2 tie; a tie is broken by the lower index, so document 1 comes first "
             "(np.argsort(-scores, kind='stable') does this).",
         )
-        got = ex.call(search_precision_at_k, docs, [["zebra"]], [{2}], 1)
+        got = checked_call(ex, search_precision_at_k, docs, [["zebra"]], [{2}], 1, names=SEARCH_ARGS)
         ex.expect(
             got is not None and np.isfinite(float(got)) and math.isclose(float(got), 0.0, abs_tol=1e-12),
             f"a query with no known word should give P@1 = 0 (its vector is zero, so every cosine is 0 and the "
             f"order is by index), got {got}. Do not divide by the query's zero length: treat its cosines as 0.",
         )
     return ex.result
+
+
+# The by-hand exercise: three documents, TF-IDF of the terms of d2 with raw counts and log10(N / df).
+BY_HAND_DOCS = ["the cat sat on the mat".split(), "the dog ran and ran".split(), "a dog sat".split()]
+
+
+def _by_hand(tf: str = "raw", idf: str = "log10", df_in: str = "documents") -> dict[str, float]:
+    docs, n = BY_HAND_DOCS, len(BY_HAND_DOCS)
+    out = {}
+    for t in dict.fromkeys(docs[1]):
+        df = sum(t in d for d in docs) if df_in == "documents" else sum(d.count(t) for d in docs)
+        idf_t = {"log10": math.log10(n / df), "ln": math.log(n / df), "ln+1": math.log(n / df) + 1}[idf]
+        c = docs[1].count(t)
+        out[t] = {"raw": c, "relative": c / len(docs[1]), "binary": 1}[tf] * idf_t
+    return out
+
+
+BY_HAND_MISTAKES = [
+    ({"idf": "ln"}, "you used the natural logarithm: this exercise's IDF is log10(N / df)."),
+    ({"idf": "ln+1"}, "you used scikit-learn's ln(N / df) + 1: this exercise's IDF is log10(N / df), with no +1."),
+    (
+        {"df_in": "tokens"},
+        "df counts the documents that contain the term, not its occurrences: 'the' is in 2 "
+        "documents although it occurs 3 times.",
+    ),
+    ({"tf": "relative"}, "you divided the count by the document's length: this exercise uses raw counts as TF."),
+    ({"tf": "binary"}, "'ran' occurs twice in d2: its raw TF is 2, not 1."),
+]
+
+
+def check_weights_by_hand(weights_d2: Callable) -> CheckResult:
+    """``weights_d2()``: dict term -> TF-IDF of d2's terms (raw TF, log10 IDF, no normalisation)."""
+    with Checker("TF-IDF by hand") as ex:
+        got = checked_call(ex, weights_d2)
+        want = _by_hand()
+        ex.expect(isinstance(got, dict), f"weights_d2() should return a dict term -> weight, got {type(got).__name__}.")
+        keys = set(got)
+        ex.expect(
+            keys == set(want),
+            f"the keys should be exactly the terms of d2, {sorted(want)}; got {sorted(map(str, keys))}.",
+        )
+        try:
+            values = {t: float(got[t]) for t in want}
+        except (TypeError, ValueError):
+            ex.fail("every weight should be a number (a float).")
+        wrong = [t for t in want if not math.isclose(values[t], want[t], rel_tol=1e-3, abs_tol=1e-4)]
+        for kwargs, hint in BY_HAND_MISTAKES if wrong else []:
+            other = _by_hand(**kwargs)
+            if all(math.isclose(values[t], other[t], rel_tol=1e-3, abs_tol=1e-4) for t in want):
+                ex.fail(hint)
+        ex.expect(
+            not wrong,
+            f"the weight of {wrong[0]!r} should be {want[wrong[0]]:.4f}, got {values[wrong[0]]:.4f}: "
+            "count the term in d2, count the documents that contain it (df), then count × log10(3 / df)."
+            if wrong
+            else "",
+        )
+    return ex.result
+
+
+def _shifted(counts: np.ndarray, k: float, base: float = 2.0, clip_first: bool = False) -> np.ndarray:
+    raw = pmi(np.asarray(counts, dtype=float), positive=False, base=base)
+    shift = math.log(k, base)
+    if clip_first:
+        return np.maximum(raw, 0.0) - shift
+    with np.errstate(invalid="ignore"):
+        return np.where(np.isneginf(raw), 0.0, np.maximum(raw - shift, 0.0))
+
+
+# Jurafsky & Martin's counts (cherry, strawberry, digital, information x computer, data, result, pie, sugar).
+JM_COUNTS = [[2, 8, 9, 442, 25], [0, 0, 1, 60, 19], [1670, 1683, 85, 5, 4], [3325, 3982, 378, 5, 13]]
+SHIFT_MISTAKES = [
+    ({"base": math.e}, "your values match natural logarithms: PMI and the shift are in bits here, log2."),
+    (
+        {"clip_first": True},
+        "you clipped at 0 before subtracting log2 k, so some values are negative: subtract first, then take max(·, 0).",
+    ),
+]
+
+
+def check_shifted_ppmi(shifted_ppmi: Callable) -> CheckResult:
+    """``shifted_ppmi(counts, k)``: max(PMI - log2 k, 0) of a dense count matrix, in bits, alpha = 1."""
+    with Checker("Shifted PPMI") as ex:
+        for counts, k in [(JM_COUNTS, 1), (JM_COUNTS, 5), ([[3, 0, 1], [0, 2, 2]], 2)]:
+            arg = np.array(counts, dtype=float)
+            got = checked_call(ex, shifted_ppmi, arg, k, names=("counts", "k"))
+            try:
+                g = np.asarray(got, dtype=float)
+            except (TypeError, ValueError):
+                ex.fail(f"shifted_ppmi should return a numpy array of floats, got {type(got).__name__}.")
+            want = _shifted(arg, k)
+            ex.expect(
+                g.shape == want.shape, f"the result should have the shape of counts, {want.shape}; got {g.shape}."
+            )
+            ex.expect(
+                bool(np.isfinite(g).all()),
+                f"with k={k} your result has nan or inf: a pair never seen together has PMI -inf, which must become 0.",
+            )
+            if not np.allclose(g, want, rtol=1e-6, atol=1e-9):
+                for kwargs, hint in SHIFT_MISTAKES:
+                    if np.allclose(g, _shifted(arg, k, **kwargs), rtol=1e-6, atol=1e-9):
+                        ex.fail(f"with k={k}: {hint}")
+                if k > 1 and np.allclose(g, _shifted(arg, 1), rtol=1e-6, atol=1e-9):
+                    ex.fail(f"with k={k} your values equal plain PPMI: subtract log2 k before clipping.")
+                ex.fail(
+                    f"with k={k} on counts {np.asarray(counts).tolist()} you return {_fmt(g)} instead of "
+                    f"{_fmt(want)}. PMI = log2(P(w, c) / (P(w) P(c))) with the row and column sums of the counts; "
+                    "then max(PMI - log2 k, 0)."
+                )
+    return ex.result
+
+
+def _fmt(a: np.ndarray) -> str:
+    return np.array2string(np.asarray(a), precision=3, threshold=20)

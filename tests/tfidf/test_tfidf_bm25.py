@@ -148,3 +148,41 @@ def test_precision_at_k_bad_inputs_name_the_argument():
         mean_precision_at_k([[1]], [{1}, {2}], 1)
     with pytest.raises(ValueError, match="rankings"):
         mean_precision_at_k([], [], 1)
+
+
+# --------------------------------------------------------------------------- average precision
+def test_average_precision_hand_worked_and_against_scikit_learn():
+    from sklearn.metrics import average_precision_score
+
+    from nlp_helpers.tfidf.evaluation import average_precision, mean_average_precision
+
+    # relevant at ranks 1, 3, 6 of 6: (1/1 + 2/3 + 3/6) / 3
+    assert average_precision([7, 2, 5, 0, 9, 4], {7, 5, 4}) == pytest.approx((1 + 2 / 3 + 1 / 2) / 3, abs=1e-15)
+    rng = np.random.default_rng(0)
+    for _ in range(50):  # full rankings without ties: scikit-learn's AP is the same quantity
+        n = int(rng.integers(2, 30))
+        ranking = rng.permutation(n).tolist()
+        relevant = set(rng.choice(n, size=int(rng.integers(1, n + 1)), replace=False).tolist())
+        y_true = [d in relevant for d in ranking]
+        y_score = -np.arange(n)  # best first
+        assert average_precision(ranking, relevant) == pytest.approx(
+            average_precision_score(y_true, y_score), abs=1e-12
+        )
+    # a relevant document never retrieved contributes 0; MAP is the mean over queries
+    assert average_precision([0, 1], {0, 5}) == pytest.approx(0.5)
+    assert mean_average_precision([[0, 1], [1, 0]], [{0}, {0}]) == pytest.approx((1 + 0.5) / 2)
+
+
+def test_average_precision_bad_inputs():
+    from nlp_helpers.tfidf.evaluation import average_precision, mean_average_precision
+
+    with pytest.raises(ValueError, match="relevant"):
+        average_precision([0, 1], set())
+    with pytest.raises(ValueError, match="ranking"):
+        average_precision([0, 0], {0})
+    with pytest.raises(TypeError, match="ranking"):
+        average_precision("01", {0})
+    with pytest.raises(ValueError, match="rankings"):
+        mean_average_precision([[0]], [{0}, {1}])
+    with pytest.raises(ValueError, match="at least one query"):
+        mean_average_precision([], [])

@@ -157,7 +157,7 @@ def test_search_checker_accepts_an_independent_solution_and_the_reference_agrees
     ("mistake", "hint"),
     [
         ({"idf": None}, "without the IDF"),
-        ({"idf": "log10"}, "log10(N / df)"),
+        ({"idf": "log10"}, "log(N / df) without smoothing"),
         ({"unit": False}, "dot product"),
         ({"denominator": "relevant"}, "recall at k"),
         ({"ties": "reverse"}, "lower index"),

@@ -45,7 +45,7 @@ def golden_data() -> dict:
         "into lee_documents and data-score = cosine, within `tolerance` (the page carries weights rounded to "
         "6 decimals). Computed with scikit-learn's TfidfVectorizer(token_pattern). "
         "Regenerate: python -m tests.widgets.test_widgets_tfidf_search",
-        "page": "book/tfidf.html",
+        "page": "book/tfidf/retrieval.html",
         "construct": CONSTRUCT,
         "token_pattern": TOKEN_PATTERN,
         "query": QUERY,
