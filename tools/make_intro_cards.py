@@ -84,7 +84,14 @@ def chapter_slugs() -> list[str]:
     """
     toc = yaml.safe_load(TOC.read_text(encoding="utf-8"))
     files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
-    return [f.split("/", 1)[1] for f in files if re.fullmatch(r"book/[a-z0-9_]+", f)]
+    # A chapter is `book/<slug>` (one page) or `book/<slug>/index` (a chapter page with section pages).
+    chapters = (re.fullmatch(r"book/([a-z0-9_]+)(?:/index)?", f) for f in files)
+    return [m.group(1) for m in chapters if m]
+
+
+def _chapter_doc(slug: str) -> str:
+    """The document a card links to: the chapter page, ``<slug>/index`` when it has section pages."""
+    return f"{slug}/index" if (ROOT / "book" / slug / "index.md").exists() else slug
 
 
 def cards_markdown(slugs: list[str]) -> str:
@@ -97,7 +104,7 @@ def cards_markdown(slugs: list[str]) -> str:
         title, promise, alt = CARDS[slug]
         lines += [
             f":::{{grid-item-card}} {number}. {title}",
-            f":link: {slug}",
+            f":link: {_chapter_doc(slug)}",
             ":link-type: doc",
             f":img-top: figures/cards/{slug}.svg",
             f":img-alt: {alt}",

@@ -48,7 +48,7 @@ def test_prices_checker():
     assert check_find_prices(prices_ok).passed
     assert check_find_prices(stub).status == "not yet"
     assert "$1,200.50" in check_find_prices(prices_no_thousands).message
-    assert "sentence-final" in check_find_prices(prices_greedy_dot).message
+    assert "punctuation" in check_find_prices(prices_greedy_dot).message
     assert not check_find_prices(prices_without_dollar).passed
     assert "list" in check_find_prices(lambda t: tuple(prices_ok(t))).message
 
