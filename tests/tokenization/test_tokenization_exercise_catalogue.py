@@ -265,31 +265,22 @@ def encode_ids_split(text, merges):  # cuts at whitespace instead of pretokenize
     return out
 
 
-def encode_ids_right_to_left(text, merges):  # merges overlapping pairs from the right
-    out = []
-    for chunk in pretokenize(text):
-        ids = list(chunk.encode("utf-8"))
-        while len(ids) > 1:
-            pair = min(zip(ids, ids[1:]), key=lambda p: merges.get(p, math.inf))
-            if pair not in merges:
-                break
-            rev = merge_pair(ids[::-1], pair[::-1], merges[pair])
-            ids = rev[::-1]
-        out.extend(ids)
-    return out
-
-
-def encode_ids_whole_text(text, merges):  # never cuts into chunks: merges cross chunk boundaries
-    return _merge_all(list(text.encode("utf-8")), merges)
-
-
-def _merge_all(ids, merges):
+def _apply_merges(ids, merges):  # earliest merge first, over the whole id list
     while len(ids) > 1:
         pair = min(zip(ids, ids[1:]), key=lambda p: merges.get(p, math.inf))
         if pair not in merges:
             break
         ids = merge_pair(ids, pair, merges[pair])
     return ids
+
+
+def encode_ids_right_to_left(text, merges):  # merges overlapping pairs from the right
+    mirrored = {(right, left): new for (left, right), new in merges.items()}
+    return [i for chunk in pretokenize(text) for i in _apply_merges(list(chunk.encode("utf-8"))[::-1], mirrored)[::-1]]
+
+
+def encode_ids_whole_text(text, merges):  # never cuts into chunks: merges cross chunk boundaries
+    return _apply_merges(list(text.encode("utf-8")), merges)
 
 
 BPE_ENCODE_WRONG = {
