@@ -1,4 +1,4 @@
-"""Tokenization: the helpers of the chapter ``book/tokenization.ipynb``.
+"""Tokenization: the helpers of the chapter ``book/tokenization/``.
 
 One concept per module (import from the module itself; this file re-exports nothing):
 

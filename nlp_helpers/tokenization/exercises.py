@@ -1,4 +1,4 @@
-"""Checkers for the exercises of the chapter *Tokenization* (``book/tokenization.ipynb``).
+"""Checkers for the exercises of the chapter *Tokenization* (``book/tokenization/``).
 
 Each ``check_*`` calls the student's function on the chapter's examples, compares it
 with an independent reference (a regular expression written here, Jurafsky & Martin's
@@ -14,9 +14,11 @@ import random
 import re
 from collections.abc import Callable
 
+import numpy as np
+
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.seeds import seed as _seed
-from nlp_helpers.tokenization.bpe import merge_pair, pretokenize
+from nlp_helpers.tokenization.bpe import merge_pair, pretokenize, train_merges_naive
 from nlp_helpers.tokenization.segmentation import max_match as _max_match
 
 __all__ = [
@@ -25,7 +27,9 @@ __all__ = [
     "check_osa_distance",
     "check_bpe_encode",
     "check_unigram_log_likelihood",
+    "check_first_merges",
     "BPE_ID_MERGES",
+    "HAND_BPE_CORPUS",
 ]
 
 # Dollar amounts: digits, optional thousands groups ",ddd", optional decimal part ".d+".
@@ -41,20 +45,35 @@ PRICE_TEXTS = [
 MAXMATCH_VOCAB = {"we", "can", "canon", "on", "only", "see", "a", "ash", "ort", "short", "distance", "ahead", "head"}
 
 
+def _price_hint(got: list, want: list) -> str:
+    """Name the rule a wrong list of prices breaks (the first that applies)."""
+    items = [g for g in got if isinstance(g, str)]
+    if len(items) != len(got):
+        return "Return the prices as strings, exactly as written in the text."
+    if any(not g.startswith("$") for g in items):
+        return "Every price starts with '$': a number without '$' is not a price."
+    if any(not re.fullmatch(r"\$\d.*", g) for g in items):
+        return "'$' must be followed immediately by a digit: '$ 5' is not a price."
+    if any(g[-1] in ".," for g in items):
+        return "A '.' or ',' after the amount that no digit follows is punctuation, not part of the price."
+    if sorted(items) == sorted(want):
+        return "Return the prices in the order they occur in the text."
+    if any("," in w for w in want) and not any("," in g for g in items):
+        return "Allow thousands separators: '$1,200' is one price, with optional ',ddd' groups."
+    if any("." in w for w in want) and not any("." in g for g in items):
+        return "Allow a decimal part: '$45.55' is one price ('.' followed by digits)."
+    return "A price is '$', digits, optional ',ddd' groups and an optional '.' followed by digits."
+
+
 def check_find_prices(find_prices: Callable) -> CheckResult:
     """``find_prices(text)``: every dollar amount (``$45.55``, ``$12``, ``$1,200.50``) in order."""
     with Checker("A regular expression for prices") as ex:
-        for text in PRICE_TEXTS:
+        for text in [*PRICE_TEXTS, "", "No prices here, only 45 and 12.50."]:
             got = ex.call(find_prices, text)
             ex.expect(isinstance(got, list), f"find_prices should return a list of strings, got {type(got).__name__}.")
-            ex.expect_equal(
-                got,
-                _PRICE_RE.findall(text),
-                what=f"find_prices({text!r})",
-                hint="A price is '$', digits, optional ',ddd' groups and an optional '.' with digits; "
-                "a sentence-final '.' is not part of it, and a '$' without digits is no price.",
-            )
-        ex.expect_equal(ex.call(find_prices, ""), [], what='find_prices("")', hint="No text, no prices.")
+            want = _PRICE_RE.findall(text)
+            if got != want:
+                ex.fail(f"find_prices({text!r}) should be {want!r}, got {got!r}. {_price_hint(got, want)}")
     return ex.result
 
 
@@ -64,8 +83,18 @@ def check_max_match(max_match: Callable) -> CheckResult:
         cases = ["wecanonlyseeashortdistanceahead", "ashortdistance", "xyzwe", "aheadahead"]
         for text in cases:
             got = ex.call(max_match, text, MAXMATCH_VOCAB)
+            ex.expect(
+                isinstance(got, list),
+                f"max_match should return a list of tokens, got {type(got).__name__}: "
+                "append each token to a list instead of joining them.",
+            )
+            ex.expect(
+                "".join(map(str, got)) == text,
+                f"max_match({text!r}, vocab) returned {got!r}, which does not spell the text: every "
+                "character must end up in a token. When no word matches, take one character (never drop it).",
+            )
             ex.expect_equal(
-                list(got),
+                got,
                 _max_match(text, MAXMATCH_VOCAB),
                 what=f"max_match({text!r}, vocab)",
                 hint="At each position try the longest candidate first and shrink it until it is in "
@@ -100,8 +129,14 @@ def check_osa_distance(osa_distance: Callable) -> CheckResult:
             ("ca", "abc", 3, "no symbol may be edited twice, so the swap does not help here"),
             ("", "abc", 3, "three insertions"),
         ]:
+            got = ex.call(osa_distance, a, b)
+            ex.expect(
+                isinstance(got, int | np.integer) and not isinstance(got, bool),
+                f"osa_distance should return an int, got {type(got).__name__} ({got!r}): "
+                "a count of edits is a whole number (convert with int(...)).",
+            )
             ex.expect_close(
-                ex.call(osa_distance, a, b),
+                got,
                 want,
                 what=f"osa_distance({a!r}, {b!r})",
                 hint=f"{note}. Add the case D[i-2, j-2] + 1 when a[i-1] == b[j-2] and a[i-2] == b[j-1].",
@@ -203,14 +238,30 @@ def check_unigram_log_likelihood(unigram_log_likelihood: Callable) -> CheckResul
     with Checker("Unigram: the probability of a string, over all its segmentations") as ex:
         lp = {"a": -3.0, "b": -3.0, "c": -3.0, "ab": -2.0, "bc": -2.5, "abc": -6.0, "ca": -1.0}
         for text in ["abc", "cab", "abcabc", "cca", "b"]:
+            got = ex.call(unigram_log_likelihood, text, lp)
+            want = _log_likelihood_reference(text, lp)
+            ex.expect(
+                not isinstance(got, int | float) or not math.isclose(got, want / math.log(2), rel_tol=1e-6),
+                f"unigram_log_likelihood({text!r}, log_probs) = {got:.4f} is log base 2; the exercise asks "
+                f"for the natural log ({want:.4f}), like the log probabilities you are given.",
+            )
             ex.expect_close(
-                ex.call(unigram_log_likelihood, text, lp),
-                _log_likelihood_reference(text, lp),
+                got,
+                want,
                 rtol=1e-9,
                 what=f"unigram_log_likelihood({text!r}, log_probs)",
                 hint="Viterbi's recursion with the max replaced by a sum: alpha[j] = logsumexp over "
                 "i < j of alpha[i] + log_probs[text[i:j]], alpha[0] = 0.",
             )
+        try:  # the empty string: a ValueError here is the mistake, not a crash
+            unigram_log_likelihood("", dict(lp))
+        except ValueError as exc:
+            ex.fail(
+                f'unigram_log_likelihood("", log_probs) raised ValueError ({exc}): the empty string has '
+                "exactly one segmentation, the empty one, with probability 1: return 0.0."
+            )
+        except Exception:  # noqa: BLE001 - reported by ex.call just below
+            pass
         ex.expect_close(
             ex.call(unigram_log_likelihood, "", lp),
             0.0,
@@ -235,4 +286,78 @@ def check_unigram_log_likelihood(unigram_log_likelihood: Callable) -> CheckResul
             what='unigram_log_likelihood("abd", log_probs) without a piece for "d"',
             hint="When no segmentation exists the probability is 0: raise ValueError instead of returning -inf.",
         )
+    return ex.result
+
+
+# The by-hand BPE exercise: the corpus of the Hugging Face course's BPE example (no end-of-word marker).
+HAND_BPE_CORPUS = {"hug": 10, "pug": 5, "pun": 12, "bun": 4, "hugs": 5}
+
+
+def _not_yet() -> None:
+    raise NotImplementedError
+
+
+def _pair_counts(words: dict[tuple[str, ...], int]) -> dict[tuple[str, str], int]:
+    counts: dict[tuple[str, str], int] = {}
+    for symbols, c in words.items():
+        for pair in zip(symbols, symbols[1:]):
+            counts[pair] = counts.get(pair, 0) + c
+    return counts
+
+
+def check_first_merges(first_merges: object) -> CheckResult:
+    """``first_merges``: the first three BPE merges of :data:`HAND_BPE_CORPUS`, worked out by hand.
+
+    A list of three ``(left, right)`` tuples of strings, in the order learned.
+    """
+    want = train_merges_naive(HAND_BPE_CORPUS, 3)
+    with Checker("BPE merges by hand") as ex:
+        if first_merges is ...:
+            ex.call(_not_yet)  # the stub: "not yet"
+        ex.expect(
+            first_merges is not None,
+            "first_merges is None: assign your list of three merges, e.g. [('x', 'y'), ...].",
+        )
+        ex.expect(
+            isinstance(first_merges, list),
+            f"first_merges should be a list of three (left, right) tuples, got {type(first_merges).__name__}.",
+        )
+        ex.expect(
+            not any(isinstance(m, str) for m in first_merges),
+            "Write each merge as the pair it joins, ('u', 'g'), not as the new symbol 'ug': "
+            "the new symbol does not say where the split was.",
+        )
+        ex.expect(
+            all(isinstance(m, tuple) and len(m) == 2 and all(isinstance(x, str) for x in m) for m in first_merges),
+            f"Each merge should be a tuple of two strings (left, right), e.g. ('u', 'g'); got {first_merges!r}.",
+        )
+        ex.expect(
+            len(first_merges) == 3,
+            f"The exercise asks for the first three merges, got {len(first_merges)}.",
+        )
+        words = {tuple(w): c for w, c in HAND_BPE_CORPUS.items()}
+        initial = _pair_counts(words)
+        no_recount = sorted(initial, key=lambda p: -initial[p])[:3]
+        unweighted = train_merges_naive(dict.fromkeys(HAND_BPE_CORPUS, 1), 3)
+        if first_merges != want and first_merges == no_recount:
+            ex.fail(
+                "These are the three most frequent pairs of the *unmerged* corpus. Recount after every "
+                "merge: once 'u' and 'g' are one symbol, the pairs that overlapped them change."
+            )
+        if first_merges != want and first_merges == unweighted:
+            ex.fail(
+                "It looks like each word was counted once. Weight every pair by its word's count: "
+                "'hug' occurs 10 times, so its pairs count 10 each."
+            )
+        for step, (got, right) in enumerate(zip(first_merges, want), start=1):
+            counts = _pair_counts(words)
+            if got != right:
+                got_count = counts.get(got, 0)
+                ex.fail(
+                    f"Merge {step} should join the most frequent pair; you wrote {got!r}, which occurs "
+                    f"{got_count} times at that point, but another pair occurs {counts[right]} times. "
+                    "Count each adjacent pair in every word, weighted by the word's count"
+                    + (", after the earlier merges." if step > 1 else ".")
+                )
+            words = {tuple(merge_pair(list(w), right, right[0] + right[1])): c for w, c in words.items()}
     return ex.result

@@ -90,7 +90,7 @@ class PageLog:
 
 @pytest.fixture
 def open_page(browser, book_url):
-    """``open_page("book/tokenization.html")`` -> (page, log), with widgets rendered and math typeset."""
+    """``open_page("book/tokenization/bpe.html")`` -> (page, log), with widgets rendered and math typeset."""
     contexts = []
 
     def _open(rel: str, *, color_scheme: str = "light", width: int = 1280):

@@ -26,7 +26,7 @@ from nlp_helpers.widgets.bpe import BPEStepper
 HERE = Path(__file__).resolve().parents[1]  # tests/
 GOLDEN = HERE / "golden" / "bpe_widget.json"
 
-# The chapter's widget: keep in sync with book/tokenization.ipynb (its hidden cell compares too).
+# The chapter's widget: keep in sync with book/tokenization/bpe.ipynb (its hidden cell compares too).
 CHAPTER_TEXT = "Some restaurants offer breakfasts as early as 6:00 am to provide for prayers."
 CHAPTER_MERGES = 1000
 GOLDEN_STEPS = (0, 50, 1000)
@@ -51,7 +51,7 @@ def golden_data(bpe: BPE) -> dict:
             "bpe-count's data-count; merge in bpe-merge's data-left/data-right) after setting the slider "
             "bpe-step. Merges: BPE.train(lee_background(), 1000). Regenerate: python -m tests.widgets.test_widgets_bpe"
         ),
-        "page": "book/tokenization.html",
+        "page": "book/tokenization/bpe.html",
         "construct": {"text": CHAPTER_TEXT, "num_merges": CHAPTER_MERGES, "step": 0},
         "merges": [list(m) for m in bpe.merges],
         "cases": cases,
