@@ -84,7 +84,11 @@ def chapter_slugs() -> list[str]:
     """
     toc = yaml.safe_load(TOC.read_text(encoding="utf-8"))
     files = [c["file"] for part in toc["parts"] for c in part["chapters"]]
-    return [f.split("/", 1)[1] for f in files if re.fullmatch(r"book/[a-z0-9_]+", f)]
+    return [
+        re.fullmatch(r"book/([a-z0-9_]+)(?:/index)?", f).group(1)
+        for f in files
+        if re.fullmatch(r"book/[a-z0-9_]+(?:/index)?", f)
+    ]
 
 
 def cards_markdown(slugs: list[str]) -> str:
@@ -97,7 +101,7 @@ def cards_markdown(slugs: list[str]) -> str:
         title, promise, alt = CARDS[slug]
         lines += [
             f":::{{grid-item-card}} {number}. {title}",
-            f":link: {slug}",
+            f":link: {slug}/index" if (INTRO.parent / slug / "index.md").exists() else f":link: {slug}",
             ":link-type: doc",
             f":img-top: figures/cards/{slug}.svg",
             f":img-alt: {alt}",
