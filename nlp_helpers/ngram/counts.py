@@ -50,10 +50,21 @@ class _Order:
 
     def lookup(self, prefix: np.ndarray, word: np.ndarray, base: int) -> np.ndarray:
         """Ids of the n-grams (prefix, word); -1 where unseen or where prefix is -1."""
+        if len(prefix) > 256 and prefix[0] >= 0 and (prefix == prefix[0]).all():
+            return self._lookup_row(int(prefix[0]), word, base)  # one context, many words
         if self._hash is None:  # a hash table on the keys: O(1) look-ups, built on first use
             self._hash = pd.Index(self.keys)
         idx = self._hash.get_indexer(prefix.astype(np.int64) * base + word)
         return np.where(prefix >= 0, idx, -1)
+
+    def _lookup_row(self, prefix: int, word: np.ndarray, base: int) -> np.ndarray:
+        """Ids of (prefix, word) for one prefix: its n-grams are one sorted run of ``keys``."""
+        lo, hi = np.searchsorted(self.keys, [prefix * base, (prefix + 1) * base])
+        row = self.keys[lo:hi] - prefix * base  # the words seen after prefix, sorted
+        if len(row) == 0:
+            return np.full(len(word), -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(row, word), len(row) - 1)
+        return np.where(row[pos] == word, lo + pos, -1)
 
 
 def _at(values: np.ndarray, ids: np.ndarray) -> np.ndarray:
@@ -85,7 +96,8 @@ class NGramCounts:
     @property
     def vocab_size(self) -> int:
         """|V|, including ``</s>`` and ``<UNK>``."""
-        return len(self.vocab)
+        self._check_fitted()
+        return len(self._itos) - 1  # the vocabulary without <s>, as in :attr:`vocab`
 
     def _check_fitted(self) -> None:
         if self._orders is None:

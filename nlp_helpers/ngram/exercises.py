@@ -1,4 +1,4 @@
-"""Checkers for the exercises of the n-gram language model chapter (``book/ngram.ipynb``).
+"""Checkers for the exercises of the n-gram language model chapter (``book/ngram/*.ipynb``).
 
 Each checker compares the student's function with hand-worked values (written out below from the
 published formulas) and with :mod:`nlp_helpers.ngram.models` / :mod:`nlp_helpers.ngram.modified_kn`
@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
+from nlp_helpers.data.splits import word_lm_split
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.ngram.models import NGramLM
 from nlp_helpers.ngram.modified_kn import ModifiedKneserNey
@@ -94,6 +95,12 @@ def check_tune_add_k(tune_add_k: Callable) -> CheckResult:
         )
         best, pps = got
         want = [_add_k_perplexity(CATS, CATS_HELD_OUT, k) for k in ks]
+        mixed = [[math.exp(math.log2(w)), 2 ** math.log(w)] for w in want]
+        ex.expect(
+            not any(_close(p, m) for p, ms in zip(list(pps), mixed) for m in ms),
+            f"the perplexities should be {[round(w, 4) for w in want]}, got {list(pps)}: check the log base. "
+            "With log2 the perplexity is 2 ** H, with natural logs e ** H; mixing the two bases gives other numbers.",
+        )
         ex.expect_close(
             pps,
             want,
@@ -115,8 +122,19 @@ def check_sentence_perplexity(sentence_perplexity: Callable) -> CheckResult:
     """``sentence_perplexity(lm, sentence)`` from ``lm.logprob``: predicts every word and ``</s>``, never ``<s>``."""
     with Checker("Perplexity of a sentence from log-probabilities") as ex:
         lm = NGramLM(2, "mle").fit(SAM)
+        got = ex.call(sentence_perplexity, lm, ["I", "am", "Sam"])
+        # H = 2 bits/4 tokens... in bits: log2 9 / 4; a base mix-up gives e ** H or 2 ** (H ln 2)
+        h_bits = math.log2(9) / 4
+        for wrong in (math.exp(h_bits), 2 ** (h_bits * math.log(2)), 2 ** (h_bits / math.log(2))):
+            ex.expect(
+                not _close(got, wrong),
+                f'sentence_perplexity(bigram MLE, ["I", "am", "Sam"]) should be 9 ** (1/4) = {9**0.25:.6g}, got '
+                f"{got!r}: check the log base. lm.logprob is log2 (bits), so the perplexity is 2 ** H with "
+                "H = -(1/N) sum of lm.logprob; math.exp(H), or natural logs on one side and 2 ** on the other, "
+                "mixes two bases.",
+            )
         ex.expect_close(
-            ex.call(sentence_perplexity, lm, ["I", "am", "Sam"]),
+            got,
             9**0.25,
             what='sentence_perplexity(bigram MLE, ["I", "am", "Sam"])',
             hint="P = 2/3 * 2/3 * 1/2 * 1/2 over N = 4 tokens: did you include P(</s> | Sam)?",
@@ -146,9 +164,14 @@ def check_mkn_discounts(mkn_discounts: Callable) -> CheckResult:
         # n1..n4 = 6, 3, 2, 1: Y = 6 / 12 = 0.5, D1 = 1 - 2 * 0.5 * 3/6, D2 = 2 - 3 * 0.5 * 2/3, D3+ = 3 - 4 * 0.5 * 1/2
         counts = [1] * 6 + [2] * 3 + [3] * 2 + [4] + [7, 9]
         got = ex.call(mkn_discounts, counts)
-        ex.expect(isinstance(got, (tuple, list)) and len(got) == 3, "mkn_discounts should return (D1, D2, D3+).")
+        ex.expect(
+            isinstance(got, tuple) and len(got) == 3,
+            f"mkn_discounts should return a tuple (D1, D2, D3+) of three floats, got {type(got).__name__}"
+            f"{' of length ' + str(len(got)) if hasattr(got, '__len__') else ''}.",
+        )
         hints = [
-            "Y = n1 / (n1 + 2 n2) and D1 = 1 - 2 Y n2 / n1, with n_r the number of n-grams seen exactly r times.",
+            "Y = n1 / (n1 + 2 n2) and D1 = 1 - 2 Y n2 / n1, with n_r the counts of counts: how many n-grams "
+            "were seen exactly r times (count them; they are not the first entries of the list).",
             "D2 = 2 - 3 Y n3 / n2.",
             "D3+ = 3 - 4 Y n4 / n3 (counts above 4 play no part).",
         ]
@@ -165,6 +188,18 @@ def check_mkn_discounts(mkn_discounts: Callable) -> CheckResult:
             hint="Count how many n-grams have each count 1, 2, 3, 4 (the counts of counts) before the formulas.",
         )
     return ex.result
+
+
+def _close(got, want) -> bool:
+    try:
+        return math.isclose(float(got), want, rel_tol=1e-6)
+    except (TypeError, ValueError):
+        return False
+
+
+def _shakespeare(n_sentences: int = 1000) -> list[list[str]]:
+    """The first sentences of the book's training split: every order has n-grams seen 1, 2, 3 and 4 times."""
+    return word_lm_split()["train"][:n_sentences]
 
 
 def _sum_over_vocab(prob, vocab, context):
@@ -231,6 +266,26 @@ def check_modified_kn(modified_kn: Callable) -> CheckResult:
                     hint="With one discount this is the chapter's interpolated Kneser-Ney: counts at the top "
                     "order, continuation counts N1+(. h w) (and totals N1+(. h .)) at every lower order.",
                 )
+        # discounts=None: every order estimates its own (D1, D2, D3+) from the counts it uses
+        corpus = _shakespeare()
+        est = ModifiedKneserNey(3).fit(corpus)
+        own = ex.call(modified_kn, corpus, 3, discounts=None)
+        ex.expect(
+            callable(own),
+            f"modified_kn(sentences, 3, discounts=None) should return a function, got {type(own).__name__}.",
+        )
+        for ctx, word in [(["my", "good"], "lord"), (["i", "am"], "not"), (["zebra", "my"], "lord"), ([], "the")]:
+            ex.expect_close(
+                ex.call(own, word, ctx),
+                est.prob(word, ctx),
+                what=f'with discounts=None, prob("{word}", {ctx}) on 1,000 Shakespeare sentences',
+                rtol=1e-9,
+                hint="When discounts is None, estimate each order's own triple with mkn_discounts: from the "
+                "counts at order n and from the continuation counts N1+(. g) at every lower order. The orders "
+                f"differ here: {[tuple(round(d, 3) for d in t) for t in est.discounts]} for k = 1, 2, 3; "
+                "reusing the top order's triple for all orders, or estimating a lower order from raw counts, "
+                "gives other probabilities.",
+            )
         ref = ModifiedKneserNey(3, discounts=mkn).fit(CATS)
         for ctx, word in [
             (["the", "cat"], "sat"),

@@ -65,7 +65,7 @@ def golden_data(lm) -> dict:
             "ng-bar-i carry data-word/data-p (top 8 by the model's distribution, 3 decimals), ng-pick the "
             "drawn word. Regenerate: python -m tests.widgets.test_widgets_ngram_generator"
         ),
-        "page": "book/ngram.html",
+        "page": "book/ngram/counting.html",
         "tolerance": 5e-4,
         "cases": cases,
     }
