@@ -138,15 +138,21 @@ def check_nucleus(fn: Callable) -> CheckResult:
 
 
 def _sample_index_reference(probs: np.ndarray, u: float) -> int:
-    return int((np.cumsum(probs) <= u).sum())
+    """The first index with cdf > u; if rounding leaves u >= cdf[-1], the last token with positive probability."""
+    i = int((np.cumsum(probs) <= u).sum())
+    return min(i, int(np.flatnonzero(probs > 0)[-1]))
 
 
 def check_sample_index(fn: Callable) -> CheckResult:
-    """``fn(probs, u)`` -> the index i with cdf[i-1] <= u < cdf[i] (inverse-CDF sampling for a given u in [0, 1))."""
+    """``fn(probs, u)`` -> the index i with cdf[i-1] <= u < cdf[i] (inverse-CDF sampling for a given u in [0, 1)).
+
+    Never a token of probability 0, even when rounding makes u >= cdf[-1] (ten probabilities 0.1 add up to
+    0.9999999999999999): then the last token with positive probability.
+    """
     with Checker("Inverse-CDF sampling") as ex:
         probs = np.array([0.1, 0.0, 0.6, 0.3])
-        for u in (0.0, 0.05, 0.1, 0.35, 0.69999, 0.7, 0.95):
-            got = ex.call(fn, probs.copy(), u)
+        for u in (0.0, 0.05, 0.35, 0.69999, 0.7, 0.95):
+            got = ex.call(fn, probs, u)
             ex.expect_equal(
                 int(got),
                 _sample_index_reference(probs, u),
@@ -154,21 +160,35 @@ def check_sample_index(fn: Callable) -> CheckResult:
                 hint="Return the first index whose cumulative probability is strictly greater than u.",
             )
         ex.expect_equal(
-            int(ex.call(fn, probs.copy(), 0.1)),
+            int(ex.call(fn, probs, 0.1)),
             2,
             what="sample_index(probs, 0.1) where probs[1] = 0",
             hint="A token with probability 0 must never be drawn: compare u < cdf[i], not u <= cdf[i].",
         )
         # The empirical frequencies over a grid of u values must reproduce the probabilities.
-        grid = (np.arange(1000) + 0.5) / 1000
-        counts = np.bincount([int(ex.call(fn, probs.copy(), float(u))) for u in grid], minlength=len(probs))
+        grid = (np.arange(40) + 0.5) / 40
+        counts = np.bincount([int(ex.call(fn, probs, float(u))) for u in grid], minlength=len(probs))
         ex.expect_close(
-            counts / 1000,
+            counts / 40,
             probs,
-            what="frequencies over 1000 evenly spaced u",
-            atol=1e-3,
+            what="frequencies over 40 evenly spaced u",
+            atol=1e-9,
             hint="Each token should be drawn for a fraction of u values equal to its probability.",
         )
+        u_top = float(np.nextafter(1.0, 0.0))  # the largest u below 1
+        for probs_, case in (
+            (np.full(10, 0.1), "ten probabilities 0.1"),
+            (np.array([0.1] * 10 + [0.0]), "ten probabilities 0.1 then a 0"),
+        ):
+            got = ex.call(fn, probs_, u_top)
+            ex.expect_equal(
+                int(got),
+                9,
+                what=f"sample_index({case}, u=0.9999999999999999)",
+                hint="The ten 0.1 add up to 0.9999999999999999 in floating point, so u is not below the last "
+                "cumulative value and a plain search runs off the end (index 10). Return the last token with "
+                "positive probability in that case, never an index past the end or a token of probability 0.",
+            )
     return ex.result
 
 

@@ -37,7 +37,8 @@ def good_nucleus(probs, p):
 
 
 def good_sample_index(probs, u):
-    return int(np.searchsorted(np.cumsum(probs), u, side="right"))
+    i = int(np.searchsorted(np.cumsum(probs), u, side="right"))
+    return min(i, int(np.flatnonzero(probs > 0)[-1]))  # rounding: u >= cdf[-1]
 
 
 def good_distinct(seqs, n):
