@@ -90,6 +90,21 @@ def check_scaled_dot_product_attention(fn) -> CheckResult:
             hint="set masked scores to -inf before the softmax; a fully masked row gets all zeros.",
         )
         ex.expect_close(got[0], want_out, what="the output with a mask", hint="weights @ V (a zero row stays zero).")
+        Q_big = Q * 400  # scores around 10^3: exp overflows unless each row's maximum is subtracted first
+        got = ex.call(fn, Q_big, K, V, mask)
+        want_out, want_w = scaled_dot_product_attention(Q_big, K, V, mask)
+        ex.expect(
+            isinstance(got, tuple) and len(got) == 2 and np.isfinite(np.asarray(got[1], dtype=float)).all(),
+            "with scores around 1000 your weights contain NaN or inf: exp(1000) overflows. Hint: subtract each "
+            "row's largest allowed score before exponentiating (softmax does not change; use -inf, not a large "
+            "negative number, for masked keys).",
+        )
+        ex.expect_close(
+            got[1],
+            want_w,
+            what="the weights with a mask and scores around 1000",
+            hint="subtract each row's largest allowed score before exponentiating, and keep masked keys at 0.",
+        )
     return ex.result
 
 
@@ -162,7 +177,9 @@ def check_split_heads(fn) -> CheckResult:
 
 def check_slide_layer_norm(fn) -> CheckResult:
     """``fn(x, eps=1e-4)``: the lecture notes' ``(x - mean) / (s + eps)`` with the sample standard deviation."""
-    x = np.array([[13.12, 12.47, 9.03, 10.35, 8.09, 10.36], [1.0, 2.0, 3.0, 4.0, 5.0, 7.0]])
+    x = np.array(
+        [[13.12, 12.47, 9.03, 10.35, 8.09, 10.36], [1.0, 2.0, 3.0, 4.0, 5.0, 7.0], [0.01, 0.02, 0.03, 0.04, 0.05, 0.07]]
+    )  # the last row has a spread s ~ 0.02: there eps matters
     with Checker("The slides' normalisation") as ex:
         got = np.asarray(ex.call(fn, x, 1e-4), dtype=float)
         torch_style = layer_norm(x, 1e-4)
@@ -175,6 +192,12 @@ def check_slide_layer_norm(fn) -> CheckResult:
             ex.fail(
                 "you normalised the whole matrix at once. Hint: normalise each row (token) on its own: "
                 "use axis=-1 and keepdims=True."
+            )
+        eps_inside = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, ddof=1, keepdims=True) + 1e-4)
+        if got.shape == x.shape and np.allclose(got, eps_inside, rtol=1e-9, atol=0):
+            ex.fail(
+                "you added eps inside the square root, (x - mean) / sqrt(s^2 + eps), as torch does. The slides add "
+                "it outside: (x - mean) / (s + eps) with s = np.std(row, ddof=1)."
             )
         ex.expect_close(
             got[0, 0],

@@ -188,6 +188,9 @@ class Checker:
         if error is not None:
             where = traceback.extract_tb(error.__traceback__)[-1]
             self.fail(f"calling {call} raised {type(error).__name__}: {error} (line {where.lineno}).")
+        return self._returned(value, call)
+
+    def _returned(self, value: Any, call: str) -> Any:
         if value is None and not self.allow_none:
             self.fail(
                 f"your function returned None (calling {call}): did you forget `return`, or print instead of returning?"
@@ -198,9 +201,9 @@ class Checker:
     def try_call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, Exception | None]:
         """Like :meth:`call`, but return ``(value, None)`` or ``(None, exception)`` instead of reporting an
         exception the student's function raised (for checkers that give a specific hint for one exception)."""
-        value, error, _ = self._run(fn, args, kwargs)
+        value, error, call = self._run(fn, args, kwargs)
         if error is None:
-            self._answered = True
+            value = self._returned(value, call)
         return value, error
 
     def _run(self, fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[Any, Exception | None, str]:

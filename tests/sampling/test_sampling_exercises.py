@@ -43,6 +43,8 @@ def good_sample_index(probs, u):
 
 def good_distinct(seqs, n):
     grams = [tuple(s[i : i + n]) for s in seqs for i in range(len(s) - n + 1)]
+    if not grams:
+        raise ValueError("no n-grams")
     return len(set(grams)) / len(grams)
 
 
