@@ -1,6 +1,6 @@
 """Self-checking exercises: the machinery every chapter's checkers share.
 
-A chapter's checkers live in ``nlp_helpers/exercises/<chapter>.py`` and look like::
+A chapter's checkers live in ``nlp_helpers/<slug>/exercises.py`` and look like::
 
     def check_relative_tf(relative_tf) -> CheckResult:
         with Checker("Relative term frequency") as ex:
