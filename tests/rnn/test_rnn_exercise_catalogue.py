@@ -65,13 +65,6 @@ def perplexity_log2(probs):
     return float(2 ** (-np.mean(np.log2(p))))
 
 
-def perplexity_direct_product(probs):  # no logarithms: underflows for long texts
-    p = np.asarray(probs, dtype=float)
-    if p.size == 0 or np.any(p <= 0) or np.any(p > 1):
-        raise ValueError("bad probabilities")
-    return float(np.prod(p) ** (-1 / p.size))
-
-
 def perplexity_allows_zero(probs):
     p = np.asarray(probs, dtype=float)
     if p.size == 0:
