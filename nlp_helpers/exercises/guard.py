@@ -107,8 +107,18 @@ def is_plain_data(x: Any, _depth: int = 0) -> bool:
 
 
 def copy_inputs(values: tuple) -> tuple:
-    """Deep copies of the plain-data values (see :func:`is_plain_data`); other objects are passed as they are."""
-    return tuple(copy.deepcopy(v) if is_plain_data(v) else v for v in values)
+    """Deep copies of the plain-data values (see :func:`is_plain_data`); other objects are passed as they are.
+
+    A value that cannot be deep-copied (a torch tensor inside an autograd graph) is passed as it is too.
+    """
+    return tuple(_copy(v) if is_plain_data(v) else v for v in values)
+
+
+def _copy(value: Any) -> Any:
+    try:
+        return copy.deepcopy(value)
+    except (RuntimeError, TypeError):
+        return value
 
 
 def find_change(before: Any, after: Any) -> str | None:

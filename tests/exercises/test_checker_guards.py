@@ -82,6 +82,8 @@ def test_plain_data_is_copied_and_other_objects_are_shared() -> None:
     assert a2 is not arr and np.array_equal(a2, arr)
     assert d2["a"][0] is not arr and d2 == {"a": [d2["a"][0], (1, "x")]}
     assert g2 is gen and m2 is model
+    graph = torch.ones(2, requires_grad=True) * 2  # not a leaf: torch refuses to deep-copy it
+    assert copy_inputs((graph,))[0] is graph
 
 
 @pytest.mark.parametrize(
