@@ -11,7 +11,7 @@ contain (the hint that names the actual mistake)::
         ),
     }
 
-and hands it to :func:`catalogue_cases` for ``pytest.mark.parametrize``.
+and collects it with ``test_catalogue = catalogue_test(CATALOGUE)``.
 """
 
 from __future__ import annotations
@@ -165,6 +165,19 @@ def catalogue_cases(catalogue: dict[Callable, Catalogue]) -> tuple[list[tuple], 
             cases.append((checker, wrong.answer, wrong))
             ids.append(f"{checker.__name__}-bad-{wrong.answer.__name__}")
     return cases, ids
+
+
+def catalogue_test(catalogue: dict[Callable, Catalogue]) -> Callable:
+    """A test function, parametrized over every answer of ``catalogue``, that applies :func:`assert_verdict`."""
+    import pytest
+
+    cases, ids = catalogue_cases(catalogue)
+
+    @pytest.mark.parametrize("checker, answer, expected", cases, ids=ids)
+    def test_catalogue(checker: Callable, answer: Callable, expected: Wrong | None) -> None:
+        assert_verdict(checker, answer, expected)
+
+    return test_catalogue
 
 
 def assert_verdict(checker: Callable, answer: Callable, expected: Wrong | None) -> None:

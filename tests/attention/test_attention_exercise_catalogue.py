@@ -15,11 +15,10 @@ and typical wrong answers (rejected with a hint naming the mistake).
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from nlp_helpers.attention import exercises as ex
-from tests.attention.test_attention_exercises import kv_step_ok
-from tests.exercise_helpers import Catalogue, Wrong, assert_verdict, catalogue_cases
+from tests.attention.test_attention_exercises import kv_step_ok, sdpa_nan_rows, sdpa_unscaled
+from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 
 
 # ---------------------------------------------------------------- causal mask
@@ -76,20 +75,6 @@ def sdpa_no_max(Q, K, V, mask=None):  # the issue's answer: NaN once scores reac
             e = np.where(mask, e, 0.0)
         tot = e.sum(axis=1, keepdims=True)
         w = np.divide(e, tot, out=np.zeros_like(e), where=tot > 0)
-    return w @ V, w
-
-
-def sdpa_unscaled(Q, K, V, mask=None):
-    return sdpa_where(Q * np.sqrt(K.shape[1]), K, V, mask)
-
-
-def sdpa_nan_rows(Q, K, V, mask=None):
-    s = Q @ K.T / np.sqrt(K.shape[1])
-    if mask is not None:
-        s = np.where(mask, s, -np.inf)
-    with np.errstate(invalid="ignore"):
-        e = np.exp(s - s.max(axis=1, keepdims=True))
-        w = e / e.sum(axis=1, keepdims=True)
     return w @ V, w
 
 
@@ -317,9 +302,4 @@ CATALOGUE = {
     ),
 }
 
-CASES, IDS = catalogue_cases(CATALOGUE)
-
-
-@pytest.mark.parametrize("checker, answer, expected", CASES, ids=IDS)
-def test_catalogue(checker, answer, expected) -> None:
-    assert_verdict(checker, answer, expected)
+test_catalogue = catalogue_test(CATALOGUE)

@@ -13,7 +13,6 @@ and typical wrong answers (rejected with a hint naming the mistake).
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from nlp_helpers.bert import exercises as ex
 from tests.bert.test_bert_exercises import (
@@ -38,7 +37,7 @@ from tests.bert.test_bert_exercises import (
     wp_partial_unk,
     wp_shortest_first,
 )
-from tests.exercise_helpers import Catalogue, Wrong, assert_verdict, catalogue_cases
+from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 
 
 def wp_recursive(word, vocab, first=True):
@@ -133,9 +132,4 @@ CATALOGUE = {
     ),
 }
 
-CASES, IDS = catalogue_cases(CATALOGUE)
-
-
-@pytest.mark.parametrize("checker, answer, expected", CASES, ids=IDS)
-def test_catalogue(checker, answer, expected) -> None:
-    assert_verdict(checker, answer, expected)
+test_catalogue = catalogue_test(CATALOGUE)

@@ -15,11 +15,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pytest
 import torch
 
 from nlp_helpers.feedforward import exercises as ex
-from tests.exercise_helpers import Catalogue, Wrong, assert_verdict, catalogue_cases
+from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 from tests.feedforward.test_feedforward_exercises import (
     _sigmoid,
     binary_cross_entropy,
@@ -181,9 +180,4 @@ CATALOGUE = {
     ),
 }
 
-CASES, IDS = catalogue_cases(CATALOGUE)
-
-
-@pytest.mark.parametrize("checker, answer, expected", CASES, ids=IDS)
-def test_catalogue(checker, answer, expected) -> None:
-    assert_verdict(checker, answer, expected)
+test_catalogue = catalogue_test(CATALOGUE)

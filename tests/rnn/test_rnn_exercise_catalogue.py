@@ -15,11 +15,10 @@ and typical wrong answers (rejected with a hint naming the mistake).
 from __future__ import annotations
 
 import numpy as np
-import pytest
 import torch
 
 from nlp_helpers.rnn import exercises as ex
-from tests.exercise_helpers import Catalogue, Wrong, assert_verdict, catalogue_cases
+from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 from tests.rnn.test_rnn_exercises import (
     bi_gru_forward_only,
     bi_gru_forward_twice,
@@ -196,9 +195,4 @@ CATALOGUE = {
     ),
 }
 
-CASES, IDS = catalogue_cases(CATALOGUE)
-
-
-@pytest.mark.parametrize("checker, answer, expected", CASES, ids=IDS)
-def test_catalogue(checker, answer, expected) -> None:
-    assert_verdict(checker, answer, expected)
+test_catalogue = catalogue_test(CATALOGUE)

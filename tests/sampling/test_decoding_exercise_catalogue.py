@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
-import pytest
 
 from nlp_helpers.sampling.decoding_exercises import check_frequency_presence, check_min_p_mask, check_speculative_greedy
-from tests.exercise_helpers import Catalogue, Wrong, assert_verdict, catalogue_cases
+from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 from tests.sampling.test_decoding_exercises import _freq, _freq_once, _no_bonus, _plain_greedy, _spec
 
 
@@ -102,9 +101,4 @@ CATALOGUE = {
     ),
 }
 
-CASES, IDS = catalogue_cases(CATALOGUE)
-
-
-@pytest.mark.parametrize("checker, answer, expected", CASES, ids=IDS)
-def test_catalogue(checker, answer, expected) -> None:
-    assert_verdict(checker, answer, expected)
+test_catalogue = catalogue_test(CATALOGUE)

@@ -18,10 +18,9 @@ Requirements (one wrong answer or more each):
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from nlp_helpers.sampling import exercises as ex
-from tests.exercise_helpers import Catalogue, Wrong, assert_verdict, catalogue_cases
+from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 from tests.sampling.test_sampling_exercises import _cached
 
 
@@ -375,9 +374,4 @@ CATALOGUE = {
     ),
 }
 
-CASES, IDS = catalogue_cases(CATALOGUE)
-
-
-@pytest.mark.parametrize("checker, answer, expected", CASES, ids=IDS)
-def test_catalogue(checker, answer, expected) -> None:
-    assert_verdict(checker, answer, expected)
+test_catalogue = catalogue_test(CATALOGUE)

@@ -14,11 +14,10 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pytest
 from scipy.special import logsumexp
 
 from nlp_helpers.tagging import exercises as ex
-from tests.exercise_helpers import Catalogue, Wrong, assert_verdict, catalogue_cases
+from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 
 
 # ---------------------------------------------------------------- word shapes
@@ -268,9 +267,4 @@ CATALOGUE = {
     ),
 }
 
-CASES, IDS = catalogue_cases(CATALOGUE)
-
-
-@pytest.mark.parametrize("checker, answer, expected", CASES, ids=IDS)
-def test_catalogue(checker, answer, expected) -> None:
-    assert_verdict(checker, answer, expected)
+test_catalogue = catalogue_test(CATALOGUE)

@@ -14,10 +14,9 @@ and typical wrong answers (rejected with a hint naming the mistake).
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from nlp_helpers.word2vec import exercises as ex
-from tests.exercise_helpers import Catalogue, Wrong, assert_verdict, catalogue_cases
+from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 from tests.word2vec.test_word2vec_exercises import cbow_probabilities, nearest_words, noise_probs, train_cbow_ns
 
 
@@ -161,9 +160,4 @@ CATALOGUE = {
     ),
 }
 
-CASES, IDS = catalogue_cases(CATALOGUE)
-
-
-@pytest.mark.parametrize("checker, answer, expected", CASES, ids=IDS)
-def test_catalogue(checker, answer, expected) -> None:
-    assert_verdict(checker, answer, expected)
+test_catalogue = catalogue_test(CATALOGUE)
