@@ -17,16 +17,20 @@ from __future__ import annotations
 import numpy as np
 
 from nlp_helpers.attention import exercises as ex
-from tests.attention.test_attention_exercises import kv_step_ok, sdpa_nan_rows, sdpa_unscaled
+from tests.attention.test_attention_exercises import (
+    causal_ok,
+    kv_step_ok,
+    pe_ok,
+    sdpa_nan_rows,
+    sdpa_ok,
+    sdpa_unscaled,
+    slide_ln_ok,
+    split_ok,
+)
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 
 
 # ---------------------------------------------------------------- causal mask
-def mask_indices(n):
-    i, j = np.indices((n, n))
-    return j <= i
-
-
 def mask_tril(n):
     return np.tril(np.ones((n, n), dtype=bool))
 
@@ -44,17 +48,6 @@ def mask_strict(n):
 
 
 # ---------------------------------------------------------------- scaled dot-product attention
-def sdpa_where(Q, K, V, mask=None):
-    s = Q @ K.T / np.sqrt(K.shape[1])
-    if mask is not None:
-        s = np.where(mask, s, -np.inf)
-    m = s.max(axis=1, keepdims=True)
-    e = np.exp(s - np.where(np.isfinite(m), m, 0))
-    tot = e.sum(axis=1, keepdims=True)
-    w = np.divide(e, tot, out=np.zeros_like(e), where=tot > 0)
-    return w @ V, w
-
-
 def sdpa_rows(Q, K, V, mask=None):
     n_q, n_k = Q.shape[0], K.shape[0]
     allowed = np.ones((n_q, n_k), dtype=bool) if mask is None else np.asarray(mask, dtype=bool)
@@ -96,19 +89,10 @@ def sdpa_axis0(Q, K, V, mask=None):
 
 def sdpa_scales_q_in_place(Q, K, V, mask=None):
     Q /= np.sqrt(K.shape[1])
-    return sdpa_where(Q * np.sqrt(K.shape[1]), K, V, mask)
+    return sdpa_ok(Q * np.sqrt(K.shape[1]), K, V, mask)
 
 
 # ---------------------------------------------------------------- positional encoding
-def pe_loops(n, d):
-    pe = np.zeros((n, d))
-    for pos in range(n):
-        for x in range(d):
-            a = pos / 10000 ** ((x - x % 2) / d)
-            pe[pos, x] = np.sin(a) if x % 2 == 0 else np.cos(a)
-    return pe
-
-
 def pe_slices(n, d):
     pe = np.zeros((n, d))
     pos = np.arange(n)[:, None]
@@ -119,7 +103,7 @@ def pe_slices(n, d):
 
 
 def pe_swapped(n, d):
-    return pe_loops(n, d)[:, [x + 1 if x % 2 == 0 else x - 1 for x in range(d)]]
+    return pe_ok(n, d)[:, [x + 1 if x % 2 == 0 else x - 1 for x in range(d)]]
 
 
 def pe_odd_own_frequency(n, d):
@@ -129,15 +113,10 @@ def pe_odd_own_frequency(n, d):
 
 
 def pe_transposed(n, d):
-    return pe_loops(n, d).T
+    return pe_ok(n, d).T
 
 
 # ---------------------------------------------------------------- split heads
-def heads_transpose(X, n_heads):
-    B, T, W = X.shape
-    return X.reshape(B, T, n_heads, W // n_heads).transpose(0, 2, 1, 3)
-
-
 def heads_stack(X, n_heads):
     d_k = X.shape[-1] // n_heads
     return np.stack([X[:, :, h * d_k : (h + 1) * d_k] for h in range(n_heads)], axis=1)
@@ -159,10 +138,6 @@ def heads_no_transpose(X, n_heads):
 
 
 # ---------------------------------------------------------------- slide norm
-def slide_std(x, eps=1e-4):
-    return (x - x.mean(axis=-1, keepdims=True)) / (x.std(axis=-1, ddof=1, keepdims=True) + eps)
-
-
 def slide_by_hand(x, eps=1e-4):
     x = np.asarray(x, dtype=float)
     d = x.shape[-1]
@@ -247,7 +222,7 @@ def kv_unscaled(x_t, position, cache, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, b
 
 CATALOGUE = {
     ex.check_causal_mask: Catalogue(
-        correct=[mask_indices, mask_tril],
+        correct=[causal_ok, mask_tril],
         wrong=[
             Wrong(mask_future, "future token"),
             Wrong(mask_ints, "boolean"),
@@ -255,7 +230,7 @@ CATALOGUE = {
         ],
     ),
     ex.check_scaled_dot_product_attention: Catalogue(
-        correct=[sdpa_where, sdpa_rows],
+        correct=[sdpa_ok, sdpa_rows],
         wrong=[
             Wrong(sdpa_no_max, ("scores around 1000", "subtract each row's largest")),
             Wrong(sdpa_unscaled, "sqrt(d_k)"),
@@ -266,7 +241,7 @@ CATALOGUE = {
         ],
     ),
     ex.check_positional_encoding: Catalogue(
-        correct=[pe_loops, pe_slices],
+        correct=[pe_ok, pe_slices],
         wrong=[
             Wrong(pe_swapped, "swapped"),
             Wrong(pe_odd_own_frequency, "odd x"),
@@ -274,7 +249,7 @@ CATALOGUE = {
         ],
     ),
     ex.check_split_heads: Catalogue(
-        correct=[heads_transpose, heads_stack],
+        correct=[split_ok, heads_stack],
         wrong=[
             Wrong(heads_direct_reshape, "mixes tokens"),
             Wrong(heads_interleaved, "head h must hold columns"),
@@ -282,7 +257,7 @@ CATALOGUE = {
         ],
     ),
     ex.check_slide_layer_norm: Catalogue(
-        correct=[slide_std, slide_by_hand],
+        correct=[slide_ln_ok, slide_by_hand],
         wrong=[
             Wrong(slide_eps_inside_sqrt, "inside the square root"),
             Wrong(slide_torch, "population variance"),
