@@ -74,11 +74,11 @@ def test_checker_turns_an_unusable_return_value_into_feedback_but_still_fails_in
         return ex.result
 
     monkeypatch.delenv(STRICT_ENV, raising=False)
-    res = check(lambda xs: None)
+    res = check(lambda xs: "ab")  # sum("ab"): the checker cannot use a str
     assert res.status == "wrong" and "TypeError" in res.message and "return" in res.message
     monkeypatch.setenv(STRICT_ENV, "1")
     with pytest.raises(AssertionError, match="could not use what your function returned"):
-        check(lambda xs: None)
+        check(lambda xs: "ab")
     with pytest.raises(ZeroDivisionError):  # a bug in the checker before any answer is still raised
         with Checker("broken"):
             1 / 0  # noqa: B018

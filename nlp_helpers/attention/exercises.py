@@ -90,6 +90,21 @@ def check_scaled_dot_product_attention(fn) -> CheckResult:
             hint="set masked scores to -inf before the softmax; a fully masked row gets all zeros.",
         )
         ex.expect_close(got[0], want_out, what="the output with a mask", hint="weights @ V (a zero row stays zero).")
+        Q_big = Q * 1000  # scores of 10^3 and more: exp overflows unless each row's maximum is subtracted first
+        got = ex.call(fn, Q_big, K, V, mask)
+        want_out, want_w = scaled_dot_product_attention(Q_big, K, V, mask)
+        ex.expect(
+            isinstance(got, tuple) and len(got) == 2 and np.isfinite(np.asarray(got[1], dtype=float)).all(),
+            "with scores around 1000 your weights contain NaN or inf: exp(1000) overflows. Hint: subtract each "
+            "row's largest allowed score before exponentiating (softmax does not change; use -inf, not a large "
+            "negative number, for masked keys).",
+        )
+        ex.expect_close(
+            got[1],
+            want_w,
+            what="the weights with a mask and scores around 1000",
+            hint="subtract each row's largest allowed score before exponentiating, and keep masked keys at 0.",
+        )
     return ex.result
 
 
@@ -103,6 +118,8 @@ def check_positional_encoding(fn) -> CheckResult:
             f"positional_encoding(6, 6) should have shape (6, 6), got {arr.shape}. "
             "Hint: rows are positions, columns dimensions.",
         )
+        if np.allclose(arr, positional_encoding(6, 6).T, atol=1e-6):
+            ex.fail("you returned the transpose: rows are positions, columns dimensions (use [pos, x] indexing).")
         swapped = positional_encoding(6, 6)[:, [1, 0, 3, 2, 5, 4]]
         if np.allclose(arr, swapped, atol=1e-6):
             ex.fail("your sines and cosines are swapped: even dimensions use sin, odd ones cos.")
@@ -162,7 +179,9 @@ def check_split_heads(fn) -> CheckResult:
 
 def check_slide_layer_norm(fn) -> CheckResult:
     """``fn(x, eps=1e-4)``: the lecture notes' ``(x - mean) / (s + eps)`` with the sample standard deviation."""
-    x = np.array([[13.12, 12.47, 9.03, 10.35, 8.09, 10.36], [1.0, 2.0, 3.0, 4.0, 5.0, 7.0]])
+    x = np.array(
+        [[13.12, 12.47, 9.03, 10.35, 8.09, 10.36], [1.0, 2.0, 3.0, 4.0, 5.0, 7.0], [0.01, 0.02, 0.03, 0.04, 0.05, 0.07]]
+    )  # the last row has a spread s ~ 0.02: there eps matters
     with Checker("The slides' normalisation") as ex:
         got = np.asarray(ex.call(fn, x, 1e-4), dtype=float)
         torch_style = layer_norm(x, 1e-4)
@@ -175,6 +194,12 @@ def check_slide_layer_norm(fn) -> CheckResult:
             ex.fail(
                 "you normalised the whole matrix at once. Hint: normalise each row (token) on its own: "
                 "use axis=-1 and keepdims=True."
+            )
+        eps_inside = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, ddof=1, keepdims=True) + 1e-4)
+        if got.shape == x.shape and np.allclose(got, eps_inside, rtol=1e-9, atol=0):
+            ex.fail(
+                "you added eps inside the square root, (x - mean) / sqrt(s^2 + eps), as torch does. The slides add "
+                "it outside: (x - mean) / (s + eps) with s = np.std(row, ddof=1)."
             )
         ex.expect_close(
             got[0, 0],
@@ -239,7 +264,8 @@ def check_kv_cache_step(fn) -> CheckResult:
             outs[0],
             want[0],
             what="the output for the first token",
-            hint="with one token in the cache its weight is 1: the output is its value, per head, times W_o.",
+            hint="with one token in the cache its weight is 1: the output is its value, per head, times W_o; "
+            "query head i uses key/value head i // (n_heads // n_kv_heads) (heads 0-2 share kv head 0 here).",
         )
         ex.expect_close(
             outs,

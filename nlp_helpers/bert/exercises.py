@@ -149,8 +149,17 @@ def check_masked_mean(masked_mean: Callable) -> CheckResult:
             got,
             [[2.0, 3.0], [0.0, 1.0]],
             what="masked_mean on the 2-sentence example",
-            hint="Multiply by the mask, sum over T, and divide by the number of real tokens "
+            hint="Sum the real tokens' vectors over T and divide by the number of real tokens "
             "(mask.sum over T), not by T: padding must not count.",
+        )
+        padded = np.array([[[1.0, 2.0], [3.0, 4.0], [np.inf, -np.inf]]])
+        got = ex.call(masked_mean, padded, np.array([[1, 1, 0]]))
+        ex.expect_close(
+            got,
+            [[2.0, 3.0]],
+            what="masked_mean with inf in a padding position",
+            hint="Multiplying by the mask does not remove a padding value of inf (inf * 0 = nan): select the real "
+            "tokens instead, e.g. np.where(mask[..., None] == 1, hidden, 0.0), then sum.",
         )
         rng = seeded_rng(1)
         hidden = rng.normal(size=(3, 7, 5))

@@ -1,4 +1,5 @@
 """Self-checking exercises, shared by every chapter.
 
-* ``checker``: ``Checker`` and ``CheckResult``, the machinery of every chapter's ``exercises`` module.
+* ``checker``: ``Checker``, ``CheckResult`` and ``InPlace``, the machinery of every chapter's ``exercises`` module.
+* ``guard``: what guards each call of a student's function (a time limit, copies of the inputs, descriptions).
 """

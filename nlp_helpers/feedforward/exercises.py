@@ -140,6 +140,14 @@ def check_layer_norm_backward(layer_norm_backward: Callable) -> CheckResult:
         x, dy = gen.normal(size=(3, 5)), gen.normal(size=(3, 5))
         got = ex.call(layer_norm_backward, x.copy(), dy.copy())
         want = _ln_backward_autograd(x, dy, 1e-5)
+        sigma_d1 = np.sqrt(x.var(axis=1, ddof=1, keepdims=True) + 1e-5)
+        x_hat_d1 = (x - x.mean(axis=1, keepdims=True)) / sigma_d1
+        unbiased = (dy - dy.mean(1, keepdims=True) - x_hat_d1 * (dy * x_hat_d1).mean(1, keepdims=True)) / sigma_d1
+        if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), unbiased, rtol=1e-6, atol=1e-9):
+            ex.fail(
+                "your gradient uses the unbiased variance (divide by d - 1). Layer normalisation uses the biased "
+                "variance: sigma = sqrt(x.var(axis=1) + eps), dividing by d."
+            )
         ex.expect_close(
             got,
             want,

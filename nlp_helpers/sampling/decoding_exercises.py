@@ -49,7 +49,12 @@ def check_min_p_mask(fn: Callable) -> CheckResult:
         probs = np.array([0.5, 0.3, 0.1, 0.06, 0.04])
         for mp in (0.1, 0.2, 0.5):
             want = np.isfinite(min_p_filter(np.log(probs), mp))
-            got = ex.call(fn, probs.copy(), mp)
+            got = ex.call(fn, probs, mp)
+            if np.asarray(got, dtype=bool).tolist() == (probs > mp * probs.max()).tolist() != want.tolist():
+                ex.fail(
+                    f"min_p_mask(probs, {mp}) drops a token exactly at the threshold min_p * max(p): use >= rather "
+                    "than >, tokens at the threshold stay."
+                )
             ex.expect_equal(
                 np.asarray(got, dtype=bool).tolist(),
                 want.tolist(),

@@ -92,6 +92,14 @@ def check_span_prf(span_prf: Callable) -> CheckResult:
             "only if type, start and end all match (('LOC', 5, 7) is wrong). "
             "F1 is their harmonic mean, 2PR / (P + R).",
         )
+        got = ex.call(span_prf, [("PER", 0, 2), ("LOC", 4, 5)], [("ORG", 0, 2), ("LOC", 4, 5)])
+        ex.expect_close(
+            np.asarray(got, dtype=float),
+            [0.5, 0.5, 0.5],
+            what="span_prf([('PER', 0, 2), ('LOC', 4, 5)], [('ORG', 0, 2), ('LOC', 4, 5)])",
+            hint="('ORG', 0, 2) has the right boundaries but the wrong type: it is not a correct entity. "
+            "Compare whole (type, start, end) triples, not just (start, end).",
+        )
         got = ex.call(span_prf, [("PER", 0, 1), ("PER", 3, 4)], [("PER", 0, 1), ("PER", 0, 1)])
         ex.expect_close(
             np.asarray(got, dtype=float),

@@ -177,10 +177,21 @@ def check_nearest_words(nearest_words: Callable) -> CheckResult:
     vectors = np.array([[1.0, 0.1], [0.9, 0.3], [0.1, 1.0], [0.2, 5.0], [0.5, 0.02]])
     wv = WordVectors(words, vectors)
     with Checker("Cosine nearest neighbours") as ex:
-        got = ex.call(nearest_words, "cat", words, vectors, 2)
+        got = list(ex.call(nearest_words, "cat", words, vectors, 2))
+        want = [w for w, _ in wv.most_similar("cat", 2)]
+        if "cat" in got:
+            ex.fail(
+                f'nearest_words("cat", ..., 2) should be {want}, got {got}: leave the query word itself out '
+                "(its cosine with itself is always 1)."
+            )
+        if sorted(got) == sorted(want) and got != want:
+            ex.fail(
+                f'nearest_words("cat", ..., 2) should be {want}, got {got}: the right words in the wrong order. '
+                "Return them most similar first (sort by decreasing cosine)."
+            )
         ex.expect_equal(
-            list(got),
-            [w for w, _ in wv.most_similar("cat", 2)],
+            got,
+            want,
             what='nearest_words("cat", ..., 2)',
             hint="Use the cosine (divide by both norms), not the raw dot product: "
             "'kitten' has a short vector but points the same way as 'cat'.",

@@ -128,9 +128,11 @@ def test_corrupt_checker():
 
 
 # --------------------------------------------------------------------------- mean pooling
+
+
 def mean_ok(hidden, mask):
-    m = np.asarray(mask, dtype=float)[..., None]
-    return (hidden * m).sum(1) / m.sum(1)
+    m = np.asarray(mask, dtype=bool)[..., None]
+    return np.where(m, hidden, 0.0).sum(1) / m.sum(1)
 
 
 def mean_divides_by_T(hidden, mask):

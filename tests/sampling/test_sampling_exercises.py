@@ -37,11 +37,14 @@ def good_nucleus(probs, p):
 
 
 def good_sample_index(probs, u):
-    return int(np.searchsorted(np.cumsum(probs), u, side="right"))
+    i = int(np.searchsorted(np.cumsum(probs), u, side="right"))
+    return min(i, int(np.flatnonzero(probs > 0)[-1]))  # rounding: u >= cdf[-1]
 
 
 def good_distinct(seqs, n):
     grams = [tuple(s[i : i + n]) for s in seqs for i in range(len(s) - n + 1)]
+    if not grams:
+        raise ValueError("no n-grams")
     return len(set(grams)) / len(grams)
 
 

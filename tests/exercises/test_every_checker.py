@@ -1,0 +1,102 @@
+"""Every exercise checker of the book, run with the answers that break naive checkers.
+
+The checkers are discovered (every ``check_*`` of ``nlp_helpers/<chapter>/exercises.py`` and
+``*_exercises.py``), and so are the worked solutions they check (the notebooks' ``## Exercises`` sections):
+a chapter's new checker is covered here as soon as it is merged, with no registration. Each checker must give
+a verdict, never a traceback or a hang, for an answer that
+
+* returns None (a forgotten ``return``): "wrong", and the message says so;
+* never returns: "wrong" within the time limit, naming the call it was stuck in;
+* raises: "wrong", reporting the exception;
+* is interrupted (Ctrl-C / the kernel's stop button): a verdict ("not yet");
+* is the worked solution but changes its arguments in place: "wrong", and the message says so;
+* is the worked solution: "correct", within ``MAX_CALLS`` calls.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from nlp_helpers.exercises.checker import MAX_CALLS, TIME_SCALE_ENV
+from tests.exercise_helpers import Counting, Mutating, never_returns, raises, returns_none
+from tests.exercises.discovery import all_checkers, solutions
+
+CHECKERS = all_checkers()
+KEYS = sorted(CHECKERS)
+TIME_SCALE = 0.02  # every time limit x 0.02 here: 5 s -> 0.1 s
+
+
+def test_discovery_sees_every_chapter_and_a_solution_for_every_checker() -> None:
+    chapters = {k.split(".")[0] for k in KEYS}
+    assert {"tokenization", "ngram", "classification", "tfidf", "rnn", "tagging", "attention", "sampling"} <= chapters
+    assert "sampling.decoding_exercises.check_speculative_greedy" in CHECKERS
+    missing = sorted(set(KEYS) - set(solutions()))
+    assert not missing, f"checkers never called on a worked solution in a notebook's ## Exercises: {missing}"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_an_answer_that_returns_none_is_told_so(key) -> None:
+    result = CHECKERS[key](returns_none)
+    assert result.status == "wrong", result
+    assert "returned None" in result.message and "return" in result.message, result.message
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_an_answer_that_never_returns_gets_a_verdict_within_the_time_limit(key, monkeypatch) -> None:
+    monkeypatch.setenv(TIME_SCALE_ENV, str(TIME_SCALE))
+    start = time.monotonic()
+    result = CHECKERS[key](never_returns)
+    elapsed = time.monotonic() - start
+    assert result.status == "wrong", result
+    assert "did not return within" in result.message and "never_returns(" in result.message, result.message
+    assert elapsed < 15, f"the verdict took {elapsed:.1f} s"
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_an_answer_that_raises_is_reported_not_reraised(key) -> None:
+    result = CHECKERS[key](raises)
+    assert result.status == "wrong", result
+    assert "StudentBug" in result.message and "out of range" in result.message, result.message
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_an_interrupted_check_ends_with_a_verdict(key) -> None:
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    result = CHECKERS[key](interrupted)
+    assert result.status == "not yet" and "interrupted" in result.message, result
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_worked_solution_passes_within_the_call_cap(key) -> None:
+    answer = Counting(solutions()[key])
+    result = CHECKERS[key](answer)
+    assert result.status == "correct", result
+    assert 1 <= answer.calls <= MAX_CALLS
+
+
+# Checkers whose calls pass the student's function no mutable data at all (strings, numbers, or objects the
+# answer is meant to use, such as a model): there is nothing an answer could change in place.
+NOTHING_TO_CHANGE = {
+    "classification.exercises.check_f_beta",
+    "tokenization.exercises.check_find_prices",
+    "tokenization.exercises.check_osa_distance",
+    "tagging.exercises.check_word_shape",
+    "attention.exercises.check_causal_mask",
+    "attention.exercises.check_positional_encoding",
+}
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_an_answer_that_changes_its_input_is_told_so(key) -> None:
+    answer = Mutating(solutions()[key])
+    result = CHECKERS[key](answer)
+    if key in NOTHING_TO_CHANGE:
+        assert answer.changed == 0 and result.status == "correct", result
+        return
+    assert answer.changed >= 1, f"{key} never passed the answer mutable data: add it to NOTHING_TO_CHANGE"
+    assert result.status == "wrong", result
+    assert "modified its input" in result.message, result.message
