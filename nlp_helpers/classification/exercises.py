@@ -1,4 +1,4 @@
-"""Checkers for the exercises of the text classification chapter (``book/classification.ipynb``).
+"""Checkers for the exercises of the text classification chapter (``book/classification/``).
 
 Each checker calls the student's function on small inputs (the SLP3 sentiment toy corpus, the
 SLP3 urgent/normal/spam confusion matrix, slices of the polarity data), compares the answer with
@@ -18,7 +18,14 @@ from nlp_helpers.classification.naive_bayes import NaiveBayes
 from nlp_helpers.classification.significance import paired_bootstrap
 from nlp_helpers.exercises.checker import Checker, CheckResult
 
-__all__ = ["check_add_alpha_likelihoods", "check_compare_feature_sets", "check_f_beta", "check_macro_micro_f1"]
+__all__ = [
+    "check_add_alpha_likelihoods",
+    "check_approximate_randomization",
+    "check_binary_likelihoods",
+    "check_compare_feature_sets",
+    "check_f_beta",
+    "check_macro_micro_f1",
+]
 
 TOY = [
     ("-", "just plain boring"),
@@ -118,6 +125,62 @@ def check_add_alpha_likelihoods(add_alpha_likelihoods: Callable) -> CheckResult:
     return ex.result
 
 
+# Snippets with words repeated inside one document, where binary and plain counts differ.
+REPEATS = [
+    ("+", "fun fun fun and very very good"),
+    ("+", "good film"),
+    ("-", "dull dull and long"),
+    ("-", "boring film , very boring"),
+]
+
+
+def check_binary_likelihoods(binary_likelihoods: Callable) -> CheckResult:
+    """``binary_likelihoods(docs, labels, alpha)`` -> {class: {word: P(word | class)}} of binary naive Bayes."""
+    with Checker("Likelihoods of binary naive Bayes") as ex:
+        docs, labels = [t.split() for _, t in REPEATS], [c for c, _ in REPEATS]
+        for alpha in (1.0, 0.5):
+            got = ex.call(binary_likelihoods, docs, labels, alpha)
+            ex.expect(
+                isinstance(got, dict) and set(got) == {"+", "-"},
+                "binary_likelihoods should return a dict with one entry per class ('+' and '-').",
+            )
+            nb = NaiveBayes(alpha=alpha, binary=True).fit(docs, labels)
+            plain = NaiveBayes(alpha=alpha).fit(docs, labels)
+            for k, c in enumerate(nb.classes_):
+                ex.expect(
+                    isinstance(got[c], dict) and set(got[c]) == set(nb.vocabulary_),
+                    f"got[{c!r}] should have one probability for each of the {len(nb.vocabulary_)} words of the "
+                    "training vocabulary (all classes together), also for words never seen in that class.",
+                )
+                want = {w: float(np.exp(nb.feature_log_prob_[k, j])) for w, j in nb.vocabulary_.items()}
+                counted = {w: float(np.exp(plain.feature_log_prob_[k, j])) for w, j in plain.vocabulary_.items()}
+                unseen = "dull" if c == "+" else "fun"
+                if abs(float(got[c][unseen])) < 1e-12:
+                    ex.fail(f"got[{c!r}][{unseen!r}] is 0: add alpha to every count, also for unseen words.")
+                word = "fun" if c == "+" else "boring"
+                if abs(float(got[c][word]) - counted[word]) < 1e-9:
+                    ex.fail(
+                        f"got[{c!r}][{word!r}] = {float(got[c][word]):.4f}, the value with plain counts: binary naive "
+                        f"Bayes counts {word!r} at most once per document (clip each document's counts at 1 "
+                        "before adding them up)."
+                    )
+                total = sum(float(v) for v in got[c].values())
+                ex.expect(
+                    abs(total - 1) < 1e-9,
+                    f"the probabilities of class {c!r} sum to {total:.4f}, not 1: the denominator is the number "
+                    "of clipped word counts in the class (each word once per document) + alpha * |V|.",
+                )
+                for w in sorted(want):
+                    ex.expect_close(
+                        got[c][w],
+                        want[w],
+                        what=f"binary_likelihoods(..., alpha={alpha})[{c!r}][{w!r}]",
+                        hint="(number of documents of class c that contain w + alpha) / "
+                        "(sum of those numbers over V + alpha |V|).",
+                    )
+    return ex.result
+
+
 def check_macro_micro_f1(macro_micro_f1: Callable) -> CheckResult:
     """``macro_micro_f1(cm)`` -> (macro F1, micro F1) for a confusion matrix with gold classes in rows."""
     with Checker("Macro- and micro-averaged F1") as ex:
@@ -162,6 +225,33 @@ def check_macro_micro_f1(macro_micro_f1: Callable) -> CheckResult:
                 what=f"micro F1 of {cm.tolist()}",
                 hint="Micro: sum TP, FP and FN over the classes first, then compute one P, R and F1.",
             )
+        # A class never gold and never predicted (TP = FP = FN = 0): its F1 is 0/0, which counts as 0
+        # and still enters the macro mean, so the macro F1 is 2/3 (and micro F1 is 1).
+        empty = np.array([[1, 0, 0], [0, 1, 0], [0, 0, 0]])
+        got = ex.call(macro_micro_f1, empty.copy())
+        ex.expect(
+            isinstance(got, (tuple, list)) and len(got) == 2,
+            f"macro_micro_f1 should return a pair (macro, micro), got {type(got).__name__}.",
+        )
+        macro_empty = float(got[0])
+        if abs(macro_empty - 1.0) < 1e-9:
+            ex.fail(
+                f"macro_micro_f1({empty.tolist()}) gave macro F1 1.0: you skipped the third class, which is "
+                "never gold and never predicted. Its F1 is 0/0, which counts as 0, and it still counts in the "
+                "macro average: (1 + 1 + 0) / 3 = 2/3."
+            )
+        ex.expect(
+            np.isfinite(macro_empty),
+            f"macro_micro_f1({empty.tolist()}) gave macro F1 {macro_empty}: the third class has "
+            "TP = FP = FN = 0, so its F1 is 0/0; count it as 0 instead of NaN.",
+        )
+        ex.expect_close(
+            macro_empty,
+            2 / 3,
+            what=f"macro F1 of {empty.tolist()}",
+            hint="A 0/0 score counts as 0 and the class still counts: (1 + 1 + 0) / 3.",
+        )
+        ex.expect_close(got[1], 1.0, what=f"micro F1 of {empty.tolist()}", hint="Every item is right.")
     return ex.result
 
 

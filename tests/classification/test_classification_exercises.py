@@ -10,6 +10,7 @@ import pytest
 from nlp_helpers.classification.exercises import (
     check_add_alpha_likelihoods,
     check_approximate_randomization,
+    check_binary_likelihoods,
     check_compare_feature_sets,
     check_f_beta,
     check_macro_micro_f1,
@@ -25,7 +26,7 @@ def lenient(monkeypatch):
     monkeypatch.delenv(STRICT_ENV, raising=False)
 
 
-# ----- reference solutions (the same as in book/classification.ipynb) -------------------------
+# ----- reference solutions (the same as in book/classification/*.ipynb) -------------------------
 def f_beta(precision, recall, beta=1.0):
     if precision == 0 and recall == 0:
         return 0.0
@@ -41,6 +42,45 @@ def add_alpha_likelihoods(docs, labels, alpha=1.0):
         total = sum(counts.values()) + alpha * len(vocab)
         out[c] = {w: (counts[w] + alpha) / total for w in vocab}
     return out
+
+
+def binary_likelihoods(docs, labels, alpha=1.0):
+    vocab = {w for doc in docs for w in doc}
+    out = {}
+    for c in set(labels):
+        df = Counter(w for doc, lab in zip(docs, labels) if lab == c for w in set(doc))
+        total = sum(df.values()) + alpha * len(vocab)
+        out[c] = {w: (df[w] + alpha) / total for w in vocab}
+    return out
+
+
+def binary_likelihoods_matrix(docs, labels, alpha=1.0):
+    """A second correct style: a 0/1 document-word matrix, summed per class."""
+    vocab = sorted({w for doc in docs for w in doc})
+    col = {w: j for j, w in enumerate(vocab)}
+    present = np.zeros((len(docs), len(vocab)))
+    for i, doc in enumerate(docs):
+        present[i, [col[w] for w in doc]] = 1
+    labels = np.asarray(labels)
+    out = {}
+    for c in np.unique(labels):
+        df = present[labels == c].sum(axis=0) + alpha
+        out[str(c)] = dict(zip(vocab, (df / df.sum()).tolist()))
+    return out
+
+
+def macro_micro_f1_loops(cm):
+    """A second correct style: plain loops over the classes."""
+    k = len(cm)
+    f1s, tp_all, fp_all, fn_all = [], 0, 0, 0
+    for i in range(k):
+        tp = cm[i][i]
+        fp = sum(cm[j][i] for j in range(k)) - tp
+        fn = sum(cm[i][j] for j in range(k)) - tp
+        f1s.append(0.0 if 2 * tp + fp + fn == 0 else 2 * tp / (2 * tp + fp + fn))
+        tp_all, fp_all, fn_all = tp_all + tp, fp_all + fp, fn_all + fn
+    micro = 0.0 if 2 * tp_all + fp_all + fn_all == 0 else 2 * tp_all / (2 * tp_all + fp_all + fn_all)
+    return sum(f1s) / k, float(micro)
 
 
 def macro_micro_f1(cm):
@@ -87,6 +127,9 @@ CASES = [
     (check_f_beta, f_beta),
     (check_add_alpha_likelihoods, add_alpha_likelihoods),
     (check_macro_micro_f1, macro_micro_f1),
+    (check_macro_micro_f1, macro_micro_f1_loops),
+    (check_binary_likelihoods, binary_likelihoods),
+    (check_binary_likelihoods, binary_likelihoods_matrix),
     (check_compare_feature_sets, compare_feature_sets),
     (check_approximate_randomization, approximate_randomization),
 ]
@@ -102,7 +145,7 @@ def _stub(*args, **kwargs):
     raise NotImplementedError
 
 
-@pytest.mark.parametrize("checker", [c for c, _ in CASES])
+@pytest.mark.parametrize("checker", sorted({c for c, _ in CASES}, key=lambda c: c.__name__))
 def test_stub_is_not_yet_and_unusable_answers_are_wrong(checker):
     assert checker(_stub).status == "not yet"
     for bad in (
@@ -250,3 +293,64 @@ def test_approximate_randomization_mistakes():
     _assert_wrong(check_approximate_randomization(two_sided), "one-sided")
     _assert_wrong(check_approximate_randomization(strict_inequality), "ties")
     _assert_wrong(check_approximate_randomization(unpaired_shuffle), "item by item")
+
+
+def test_macro_micro_zero_over_zero_rule():
+    """A class never gold and never predicted scores 0 and still counts: macro F1 of the matrix is 2/3."""
+
+    def skip_empty_classes(cm):
+        cm = np.asarray(cm, dtype=float)
+        tp = np.diag(cm)
+        den = 2 * tp + (cm.sum(axis=0) - tp) + (cm.sum(axis=1) - tp)
+        with np.errstate(all="ignore"):
+            f1 = 2 * tp / den
+        return float(np.nanmean(f1)), macro_micro_f1(cm)[1]
+
+    def nan_macro(cm):
+        cm = np.asarray(cm, dtype=float)
+        tp = np.diag(cm)
+        den = 2 * tp + (cm.sum(axis=0) - tp) + (cm.sum(axis=1) - tp)
+        with np.errstate(all="ignore"):
+            return float(np.mean(2 * tp / den)), macro_micro_f1(cm)[1]
+
+    _assert_wrong(check_macro_micro_f1(skip_empty_classes), "0/0")
+    _assert_wrong(check_macro_micro_f1(nan_macro), "0/0")
+
+
+def test_binary_likelihoods_mistakes():
+    def plain_counts(docs, labels, alpha=1.0):
+        return add_alpha_likelihoods(docs, labels, alpha)
+
+    def unsmoothed(docs, labels, alpha=1.0):
+        return binary_likelihoods(docs, labels, alpha=1e-300)
+
+    def no_alpha_in_denominator(docs, labels, alpha=1.0):
+        vocab = {w for doc in docs for w in doc}
+        out = {}
+        for c in set(labels):
+            df = Counter(w for doc, lab in zip(docs, labels) if lab == c for w in set(doc))
+            out[c] = {w: (df[w] + alpha) / sum(df.values()) for w in vocab}
+        return out
+
+    def per_document_denominator(docs, labels, alpha=1.0):
+        # Bernoulli-style: divide by the number of documents of the class
+        vocab = {w for doc in docs for w in doc}
+        out = {}
+        for c in set(labels):
+            n_c = sum(lab == c for lab in labels)
+            df = Counter(w for doc, lab in zip(docs, labels) if lab == c for w in set(doc))
+            out[c] = {w: (df[w] + alpha) / (n_c + 2 * alpha) for w in vocab}
+        return out
+
+    def class_vocabulary_only(docs, labels, alpha=1.0):
+        out = {}
+        for c in set(labels):
+            df = Counter(w for doc, lab in zip(docs, labels) if lab == c for w in set(doc))
+            out[c] = {w: (n + alpha) / (sum(df.values()) + alpha * len(df)) for w, n in df.items()}
+        return out
+
+    _assert_wrong(check_binary_likelihoods(plain_counts), "at most once per document")
+    _assert_wrong(check_binary_likelihoods(unsmoothed), "add alpha")
+    _assert_wrong(check_binary_likelihoods(no_alpha_in_denominator), "alpha * |V|")
+    _assert_wrong(check_binary_likelihoods(per_document_denominator), "sum to")
+    _assert_wrong(check_binary_likelihoods(class_vocabulary_only), "training vocabulary")

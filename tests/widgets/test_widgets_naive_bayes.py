@@ -51,7 +51,7 @@ def golden_data() -> dict:
             "(attribute data-value) after typing `text` into nb-text, within `tolerance`; computed with the "
             "chapter's NaiveBayes().predict_log_proba. Regenerate: python -m tests.widgets.test_widgets_naive_bayes"
         ),
-        "page": "book/classification.html",
+        "page": "book/classification/naive_bayes.html",
         "tolerance": TOLERANCE,
         "cases": cases,
     }
