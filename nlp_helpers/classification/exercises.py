@@ -19,7 +19,6 @@ from nlp_helpers.classification.significance import paired_bootstrap
 from nlp_helpers.exercises.checker import Checker, CheckResult
 
 __all__ = [
-    "check_add_alpha_likelihoods",
     "check_approximate_randomization",
     "check_binary_likelihoods",
     "check_compare_feature_sets",
@@ -84,44 +83,6 @@ def check_f_beta(f_beta: Callable) -> CheckResult:
             what="f_beta(0.0, 0.0)",
             hint="A classifier that finds nothing right scores 0: return 0.0 instead of dividing by zero.",
         )
-    return ex.result
-
-
-def check_add_alpha_likelihoods(add_alpha_likelihoods: Callable) -> CheckResult:
-    """``add_alpha_likelihoods(docs, labels, alpha)`` -> {class: {word: P(word | class)}} over the training vocabulary."""
-    with Checker("Add-alpha likelihoods of naive Bayes") as ex:
-        docs, labels = [t.split() for _, t in TOY], [c for c, _ in TOY]
-        for alpha in (1.0, 0.5):
-            got = ex.call(add_alpha_likelihoods, docs, labels, alpha)
-            ex.expect(
-                isinstance(got, dict) and set(got) == {"+", "-"},
-                "add_alpha_likelihoods should return a dict with one entry per class ('+' and '-').",
-            )
-            nb = NaiveBayes(alpha=alpha).fit(docs, labels)
-            for k, c in enumerate(nb.classes_):
-                ex.expect(
-                    isinstance(got[c], dict) and set(got[c]) == set(nb.vocabulary_),
-                    f"got[{c!r}] should have one probability for each of the {len(nb.vocabulary_)} words of the "
-                    "training vocabulary (all classes together), also for words never seen in that class.",
-                )
-                want = {w: float(np.exp(nb.feature_log_prob_[k, j])) for w, j in nb.vocabulary_.items()}
-                if abs(got[c]["powerful" if c == "-" else "boring"] - 0.0) < 1e-12:
-                    ex.fail(
-                        f"got[{c!r}] gives probability 0 to a word never seen in class {c!r}: add alpha to every count."
-                    )
-                total = sum(got[c].values())
-                ex.expect(
-                    abs(total - 1) < 1e-9,
-                    f"the probabilities of class {c!r} sum to {total:.4f}, not 1: the "
-                    "denominator is (words in the class) + alpha * |V|, with |V| the whole training vocabulary.",
-                )
-                for w in ("and", "very", "fun", "boring"):
-                    ex.expect_close(
-                        got[c][w],
-                        want[w],
-                        what=f"add_alpha_likelihoods(..., alpha={alpha})[{c!r}][{w!r}]",
-                        hint="(count(w, c) + alpha) / (count of all words in c + alpha |V|).",
-                    )
     return ex.result
 
 

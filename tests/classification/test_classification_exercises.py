@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 
 from nlp_helpers.classification.exercises import (
-    check_add_alpha_likelihoods,
     check_approximate_randomization,
     check_binary_likelihoods,
     check_compare_feature_sets,
@@ -125,7 +124,6 @@ def approximate_randomization(gold, pred_a, pred_b, n_samples=10_000, seed=0):
 
 CASES = [
     (check_f_beta, f_beta),
-    (check_add_alpha_likelihoods, add_alpha_likelihoods),
     (check_macro_micro_f1, macro_micro_f1),
     (check_macro_micro_f1, macro_micro_f1_loops),
     (check_binary_likelihoods, binary_likelihoods),
@@ -170,30 +168,6 @@ def test_f_beta_mistakes():
     _assert_wrong(check_f_beta(lambda p, r, beta=1.0: (p + r) / 2), "harmonic mean")
     _assert_wrong(check_f_beta(lambda p, r, beta=1.0: f_beta(r, p, beta)), "swapped")
     _assert_wrong(check_f_beta(lambda p, r, beta=1.0: (1 + beta**2) * p * r / (beta**2 * p + r)), "dividing by zero")
-
-
-def test_add_alpha_likelihoods_mistakes():
-    def no_alpha_in_denominator(docs, labels, alpha=1.0):
-        vocab = {w for doc in docs for w in doc}
-        out = {}
-        for c in set(labels):
-            counts = Counter(w for doc, lab in zip(docs, labels) if lab == c for w in doc)
-            out[c] = {w: (counts[w] + alpha) / sum(counts.values()) for w in vocab}
-        return out
-
-    def class_vocabulary_only(docs, labels, alpha=1.0):
-        out = {}
-        for c in set(labels):
-            counts = Counter(w for doc, lab in zip(docs, labels) if lab == c for w in doc)
-            out[c] = {w: (n + alpha) / (sum(counts.values()) + alpha * len(counts)) for w, n in counts.items()}
-        return out
-
-    def unsmoothed(docs, labels, alpha=1.0):
-        return add_alpha_likelihoods(docs, labels, alpha=1e-300)
-
-    _assert_wrong(check_add_alpha_likelihoods(no_alpha_in_denominator), "alpha * |V|")
-    _assert_wrong(check_add_alpha_likelihoods(class_vocabulary_only), "training vocabulary")
-    _assert_wrong(check_add_alpha_likelihoods(unsmoothed), "add alpha")
 
 
 def test_macro_micro_mistakes():

@@ -25,6 +25,10 @@ from tests.exercises.discovery import all_checkers, solutions
 
 CHECKERS = all_checkers()
 KEYS = sorted(CHECKERS)
+# A by-hand exercise is answered with a value (numbers worked out on paper, written into the notebook), not a
+# function: the tests about calling a function do not apply to it, the tests of VALUE_KEYS below do.
+FUNCTION_KEYS = [k for k in KEYS if callable(solutions().get(k))]
+VALUE_KEYS = [k for k in KEYS if k in solutions() and not callable(solutions()[k])]
 TIME_SCALE = 0.02  # every time limit x 0.02 here: 5 s -> 0.1 s
 
 
@@ -36,14 +40,14 @@ def test_discovery_sees_every_chapter_and_a_solution_for_every_checker() -> None
     assert not missing, f"checkers never called on a worked solution in a notebook's ## Exercises: {missing}"
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", FUNCTION_KEYS)
 def test_an_answer_that_returns_none_is_told_so(key) -> None:
     result = CHECKERS[key](returns_none)
     assert result.status == "wrong", result
     assert "returned None" in result.message and "return" in result.message, result.message
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", FUNCTION_KEYS)
 def test_an_answer_that_never_returns_gets_a_verdict_within_the_time_limit(key, monkeypatch) -> None:
     monkeypatch.setenv(TIME_SCALE_ENV, str(TIME_SCALE))
     start = time.monotonic()
@@ -54,14 +58,14 @@ def test_an_answer_that_never_returns_gets_a_verdict_within_the_time_limit(key, 
     assert elapsed < 15, f"the verdict took {elapsed:.1f} s"
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", FUNCTION_KEYS)
 def test_an_answer_that_raises_is_reported_not_reraised(key) -> None:
     result = CHECKERS[key](raises)
     assert result.status == "wrong", result
     assert "StudentBug" in result.message and "out of range" in result.message, result.message
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", FUNCTION_KEYS)
 def test_an_interrupted_check_ends_with_a_verdict(key) -> None:
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -70,7 +74,7 @@ def test_an_interrupted_check_ends_with_a_verdict(key) -> None:
     assert result.status == "not yet" and "interrupted" in result.message, result
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", FUNCTION_KEYS)
 def test_the_worked_solution_passes_within_the_call_cap(key) -> None:
     answer = Counting(solutions()[key])
     result = CHECKERS[key](answer)
@@ -87,10 +91,11 @@ NOTHING_TO_CHANGE = {
     "tagging.exercises.check_word_shape",
     "attention.exercises.check_causal_mask",
     "attention.exercises.check_positional_encoding",
+    "tfidf.exercises.check_weights_by_hand",  # weights_d2() takes no argument: the numbers are worked by hand
 }
 
 
-@pytest.mark.parametrize("key", KEYS)
+@pytest.mark.parametrize("key", FUNCTION_KEYS)
 def test_an_answer_that_changes_its_input_is_told_so(key) -> None:
     answer = Mutating(solutions()[key])
     result = CHECKERS[key](answer)
@@ -100,3 +105,12 @@ def test_an_answer_that_changes_its_input_is_told_so(key) -> None:
     assert answer.changed >= 1, f"{key} never passed the answer mutable data: add it to NOTHING_TO_CHANGE"
     assert result.status == "wrong", result
     assert "modified its input" in result.message, result.message
+
+
+@pytest.mark.parametrize("key", VALUE_KEYS)
+def test_a_by_hand_answer_is_checked_as_a_value(key) -> None:
+    assert CHECKERS[key](solutions()[key]).status == "correct"
+    for wrong in (None, returns_none, "an answer"):
+        result = CHECKERS[key](wrong)
+        assert result.status != "correct", (wrong, result)
+        assert result.message.strip(), result
