@@ -191,3 +191,46 @@ def test_the_widget_renderer_is_the_first_deferred_script():
         None,
         "_static/search-snippets.js",
     ]
+
+
+def _nb(*cells):
+    import nbformat
+
+    nb = nbformat.v4.new_notebook()
+    nb.cells = list(cells)
+    return nb
+
+
+def test_exercise_stubs_are_shown_and_checker_cells_tagged():
+    import nbformat
+
+    stub = nbformat.v4.new_code_cell(
+        "def f(x):\n    raise NotImplementedError", metadata={"tags": ["exercise-stub", "remove-cell"]}
+    )
+    check = nbformat.v4.new_code_cell("from nlp_helpers.word2vec.exercises import check_f\n\ncheck_f(f)")
+    other = nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["remove-cell"]})
+    nb = book_ext.show_exercise_stubs(_nb(stub, check, other))
+    assert nb.cells[0].metadata["tags"] == ["exercise-stub", "remove-output"]
+    assert nb.cells[1].metadata["tags"] == ["exercise-check"]
+    assert nb.cells[2].metadata["tags"] == ["remove-cell"]  # other hidden cells stay hidden
+    assert nb.cells[0].source == stub.source  # code (and so the execution cache) untouched
+
+
+def test_read_notebook_reads_a_real_chapter():
+    text = (Path(__file__).resolve().parent.parent / "book" / "word2vec.ipynb").read_text(encoding="utf-8")
+    nb = book_ext.read_notebook(text)
+    stubs = [c for c in nb.cells if "exercise-stub" in c.metadata.get("tags", [])]
+    assert stubs and all("remove-cell" not in c.metadata["tags"] for c in stubs)
+    assert sum("exercise-check" in c.metadata.get("tags", []) for c in nb.cells) == len(stubs)
+
+
+@pytest.mark.parametrize(
+    ("size", "wide"),
+    [((1500, 400), True), ((750, 420), False), ((500, 200), False), ((1200, 600), True)],
+)
+def test_wide_figures_are_marked(size, wide):
+    html = f'<img alt="a plot" class="x" src="../_images/a.png" style="width: {size[0]}px; height: {size[1]}px;" />'
+    fixed = book_ext.mark_wide_figures(html)
+    assert ("nlp-wide-figure" in fixed) == wide
+    assert f"width: {size[0]}px; height: {size[1]}px;" in fixed
+    assert book_ext.mark_wide_figures(fixed) == fixed  # idempotent (incremental builds)

@@ -28,6 +28,13 @@ which sets the colour mode to "" when the reader never chose one (logging "Got i
 every first visit), defaults to "auto"; and the theme's 1.5 MB Font Awesome script (which only swaps the
 icons its stylesheet already draws from web fonts for SVGs) is not loaded.
 
+6. Exercises on the web page (``read_notebook``, myst-nb's reader of ``.ipynb`` files, see
+``nb_custom_formats`` in ``_config.yml``): an exercise's starting point (the code cell tagged
+``exercise-stub``, removed from the page by its ``remove-cell`` tag because students' notebooks show it
+instead) is shown read-only under its exercise, and the cell that runs the exercise's checker is tagged
+``exercise-check``, so ``book.css`` wraps the checker's "how to answer" note. Only tags change: the
+notebook's code, and so the build's execution cache, is untouched.
+
 Every rewrite checks that it found what it rewrites and every page is checked after the build:
 a theme or Sphinx release that changes this markup fails the build with a message naming the page
 and the pattern, instead of silently shipping the bug the rewrite was there to fix. The versions
@@ -63,6 +70,40 @@ _THEME_ICON_FIXED = re.compile(r'<i class="theme-switch [^"]*" data-mode="\w+" a
 # page that embeds a widget view.
 WIDGET_MANAGER_JS = ("nlp-widgets.js", "require.js", "widgets-config.js", "embed-amd.js")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+EXERCISE_STUB = "exercise-stub"
+EXERCISE_CHECK = "exercise-check"
+_CHECK_CALL = re.compile(r"^from nlp_helpers\.[\w.]*exercises[\w.]* import .*\bcheck_\w+", re.M)
+
+
+def show_exercise_stubs(nb: Any) -> Any:
+    """Show every ``exercise-stub`` cell of ``nb`` on the page and tag the cells that run a checker.
+
+    A stub keeps its other tags without ``remove-cell``/``remove-input`` and gets ``remove-output``
+    (defining a function prints nothing); a code cell that imports a ``check_*`` function from an
+    ``exercises`` module gets ``exercise-check``. Works in place and returns ``nb``.
+    """
+    for cell in nb.cells:
+        if cell.get("cell_type") != "code":
+            continue
+        tags = list(cell.get("metadata", {}).get("tags", []))
+        if EXERCISE_STUB in tags:
+            tags = [t for t in tags if t not in ("remove-cell", "remove-input")]
+            tags += [] if "remove-output" in tags else ["remove-output"]
+        elif _CHECK_CALL.search(cell.get("source", "")) and EXERCISE_CHECK not in tags:
+            tags.append(EXERCISE_CHECK)
+        else:
+            continue
+        cell.setdefault("metadata", {})["tags"] = tags
+    return nb
+
+
+def read_notebook(text: str) -> Any:
+    """myst-nb's reader for the book's ``.ipynb`` files: the standard reader, then ``show_exercise_stubs``."""
+    from myst_nb.core.read import standard_nb_read
+
+    return show_exercise_stubs(standard_nb_read(text))
 
 
 def _clean_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
@@ -172,6 +213,32 @@ def fix_theme_defaults(html: str, page: str = "page") -> str:
     return html
 
 
+# A figure drawn by a cell: Sphinx writes the PNG's display size (from the output's metadata) inline.
+_SIZED_IMAGE = re.compile(r'<img ([^>]*?)style="width: (\d+(?:\.\d+)?)px; height: (\d+(?:\.\d+)?)px;"')
+WIDE_FIGURE = "nlp-wide-figure"
+WIDE_MIN_WIDTH, WIDE_MIN_ASPECT = 600, 2.0
+
+
+def mark_wide_figures(html: str) -> str:
+    """Add the class ``nlp-wide-figure`` to images at least 600 px wide and twice as wide as tall.
+
+    ``book.css`` keeps those (multi-panel plots) legible on a phone: they scroll inside their output
+    box instead of shrinking to a third of their size.
+    """
+
+    def mark(m: re.Match) -> str:
+        attrs, width, height = m.group(1), float(m.group(2)), float(m.group(3))
+        if width < WIDE_MIN_WIDTH or height <= 0 or width / height < WIDE_MIN_ASPECT or WIDE_FIGURE in attrs:
+            return m.group(0)
+        if 'class="' in attrs:
+            attrs = attrs.replace('class="', f'class="{WIDE_FIGURE} ', 1)
+        else:
+            attrs += f'class="{WIDE_FIGURE}" '
+        return f'<img {attrs}style="width: {m.group(2)}px; height: {m.group(3)}px;"'
+
+    return _SIZED_IMAGE.sub(mark, html)
+
+
 def check_page(html: str, page: str = "page") -> None:
     """Post-conditions of the script rewrites: one thebe configuration, no ``</`` inside widget state."""
     if html.count(_THEBE_CONFIG) > 1:
@@ -192,6 +259,7 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
         html = page.read_text(encoding="utf-8")
         name = str(page.relative_to(app.outdir))
         fixed = fix_theme_defaults(fix_content_accessibility(fix_theme_accessibility(html, name), name), name)
+        fixed = mark_wide_figures(fixed)
         check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")
