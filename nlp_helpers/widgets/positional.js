@@ -42,6 +42,11 @@ function setAttrs(node, attrs) {
   for (const [k, v] of Object.entries(attrs)) setIfChanged(node, k, v);
 }
 
+// A period in positions as a reader writes it: "6.283", "628.3", "54,410" (never "5.441e+4").
+export function period(x) {
+  return x >= 1000 ? Math.round(x).toLocaleString("en") : x.toPrecision(4);
+}
+
 // A line chart with labelled axes, scaled to its container (viewBox, width 100%), built once and updated
 // in place at every redraw: rebuilding its hundreds of elements made the browser restyle and lay out the
 // whole figure at each slider step. The title and the legend sit above the plot in HTML, so neither is
@@ -266,9 +271,7 @@ function render({ model, el }) {
   function syncControls() {
     setIfChanged(sl.pair.input, "max", String(get("d_model") / 2 - 1));
     setIfChanged(sl.pos.input, "max", String(get("length") - 1));
-    for (const [k, name] of [["d", "d_model"], ["n", "length"], ["pair", "pair"], ["pos", "position"]]) {
-      if (Number(sl[k].input.value) !== get(name)) sl[k].set(get(name));
-    }
+    for (const [k, name] of [["d", "d_model"], ["n", "length"], ["pair", "pair"], ["pos", "position"]]) sl[k].set(get(name));
   }
 
   // The values as tables, inside a closed <details> until the reader opens it: the cells are updated
@@ -334,7 +337,7 @@ function render({ model, el }) {
     last.wavesKey = wavesKey;
     if (newWaves) waves.update({
       xs, ymin: -1, ymax: 1,
-      title: `Period ${(2 * Math.PI / w).toPrecision(4)} positions (frequency ${w.toPrecision(3)})`,
+      title: `Period ${period(2 * Math.PI / w)} positions (frequency ${w.toPrecision(3)})`,
       subtitle: `Dimensions ${2 * pr} (sin) and ${2 * pr + 1} (cos) along the positions`,
       series: [
         { ys: xs.map((x) => Math.sin(w * x)), curve: fine.map((x) => [x, Math.sin(w * x)]), color: "#0072b2", label: `sin, dim ${2 * pr}`, dots: true },

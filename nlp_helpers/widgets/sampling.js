@@ -324,8 +324,10 @@ function renderExplorer(model, el) {
     if (built !== state.index) build(p, labels.length, tLabels);
     setText(entropyOut, fmt(res.entropy, 3));
     setText(nucleusOut, String(res.nucleus));
-    setText(note, `All ${(n + nTail).toLocaleString("en")} tokens of the vocabulary count: the ${n} most likely are drawn one by one, ` +
-      `the other ${nTail.toLocaleString("en")} share the last bar ("other tokens", ${res.otherKept.toLocaleString("en")} of them can be sampled). ` +
+    const restKept = res.kept.slice(shown).filter(Boolean).length + res.otherKept;
+    setText(note, `All ${(n + nTail).toLocaleString("en")} tokens of the vocabulary count: the chart draws the ${shown} most likely one by one ` +
+      `and the other ${rest.toLocaleString("en")} in its last bar (${restKept.toLocaleString("en")} of them can be sampled); ` +
+      `the table lists the ${n} most likely. ` +
       "In the chart ␣ marks a space, ↵ a newline; dashed outlines are removed tokens, drawn at their probability before filtering.");
     const tProbs = nTail > 0 ? [...res.probs, res.other] : res.probs;
     const tKept = nTail > 0 ? [...res.kept, res.otherKept > 0] : res.kept;

@@ -28,7 +28,8 @@ export function draw(probs, u) {
   return probs.length - 1; // u just below 1 and rounding: the last token
 }
 
-const visible = (t) => t.replace(/\n/g, "⏎").replace(/ /g, "·");
+// A space is "␣" and a newline "↵", as in the other widgets of the book.
+export const visible = (t) => t.replace(/\n/g, "↵").replace(/ /g, "␣");
 
 function render({ model, el }) {
   const k = model.get("k");
@@ -130,7 +131,8 @@ function render({ model, el }) {
       strip.append(svg("line", { x1: x, x2: x, y1: 0, y2: 32, stroke: "currentColor", "stroke-width": 2, "data-testid": "st-u", "data-u": String(lastU) }));
       strip.append(svg("text", { x: Math.min(440, x + 3), y: 42, "font-size": 11, text: `u = ${fmt(lastU, 3)}` }));
       readout.textContent = `The strip is the last draw: u = ${fmt(lastU, 3)} fell in the interval of “${visible(tokens[n - 1])}” (probability ${fmt(pa[(n - 1) % k], 3)}), so it was appended.${done ? " " + end : ""}`;
-    } else readout.textContent = "The strip splits [0, 1) into one interval per token, as long as its probability: a draw u picks the token whose interval it falls in.";
+    } else readout.textContent = "The strip splits [0, 1) into one interval per token, as long as its probability: a draw u picks the token whose interval it falls in. " +
+      `The model's next-token choices were computed ${model.get("depth")} tokens ahead (its ${k} most likely at each step), so the text stops after ${model.get("depth")} draws.`;
   }
   redraw();
 }
