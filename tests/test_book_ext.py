@@ -193,35 +193,36 @@ def test_the_widget_renderer_is_the_first_deferred_script():
     ]
 
 
-def _nb(*cells):
-    import nbformat
-
-    nb = nbformat.v4.new_notebook()
-    nb.cells = list(cells)
-    return nb
-
-
-def test_exercise_stubs_are_shown_and_checker_cells_tagged():
-    import nbformat
-
-    stub = nbformat.v4.new_code_cell(
-        "def f(x):\n    raise NotImplementedError", metadata={"tags": ["exercise-stub", "remove-cell"]}
-    )
-    check = nbformat.v4.new_code_cell("from nlp_helpers.word2vec.exercises import check_f\n\ncheck_f(f)")
-    other = nbformat.v4.new_code_cell("x = 1", metadata={"tags": ["remove-cell"]})
-    nb = book_ext.show_exercise_stubs(_nb(stub, check, other))
-    assert nb.cells[0].metadata["tags"] == ["exercise-stub", "remove-output"]
-    assert nb.cells[1].metadata["tags"] == ["exercise-check"]
-    assert nb.cells[2].metadata["tags"] == ["remove-cell"]  # other hidden cells stay hidden
-    assert nb.cells[0].source == stub.source  # code (and so the execution cache) untouched
+def test_exercise_stubs_are_found_under_their_exercise():
+    md = "```{exercise} Relative term frequency\n:label: tfidf-ex-rel\n\nWrite `relative_tf`.\n```"
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": md},
+            {
+                "cell_type": "code",
+                "metadata": {"tags": ["exercise-stub", "remove-cell"]},
+                "source": ["def f():\n", "    pass\n"],
+            },
+            {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "def f():\n    return 1"},
+            {"cell_type": "code", "metadata": {"tags": ["exercise-stub"]}, "source": "orphan = 1"},  # no exercise above
+        ]
+    }
+    assert book_ext.exercise_stubs(nb) == {"tfidf-ex-rel": "def f():\n    pass"}
 
 
-def test_read_notebook_reads_a_real_chapter():
-    text = (Path(__file__).resolve().parent.parent / "book" / "word2vec.ipynb").read_text(encoding="utf-8")
-    nb = book_ext.read_notebook(text)
-    stubs = [c for c in nb.cells if "exercise-stub" in c.metadata.get("tags", [])]
-    assert stubs and all("remove-cell" not in c.metadata["tags"] for c in stubs)
-    assert sum("exercise-check" in c.metadata.get("tags", []) for c in nb.cells) == len(stubs)
+def test_every_exercise_of_a_real_chapter_has_its_stub():
+    import json
+
+    nb = json.loads((Path(__file__).resolve().parent.parent / "book" / "word2vec.ipynb").read_text(encoding="utf-8"))
+    stubs = book_ext.exercise_stubs(nb)
+    assert set(stubs) == {"word2vec-ex-cbow", "word2vec-ex-noise", "word2vec-ex-nearest", "word2vec-ex-cbow-loop"}
+    assert stubs["word2vec-ex-cbow"].startswith("def cbow_probabilities(context_ids, W1, W2):")
+
+
+def test_the_checker_note_wraps():
+    html = '<div class="highlight"><pre><span></span>✏️ Your turn: open this chapter</pre></div><pre>other</pre>'
+    fixed = book_ext.wrap_checker_notes(html)
+    assert fixed.count('class="nlp-wrap"') == 1 and "<pre>other</pre>" in fixed
 
 
 @pytest.mark.parametrize(

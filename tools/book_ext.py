@@ -28,12 +28,10 @@ which sets the colour mode to "" when the reader never chose one (logging "Got i
 every first visit), defaults to "auto"; and the theme's 1.5 MB Font Awesome script (which only swaps the
 icons its stylesheet already draws from web fonts for SVGs) is not loaded.
 
-6. Exercises on the web page (``read_notebook``, myst-nb's reader of ``.ipynb`` files, see
-``nb_custom_formats`` in ``_config.yml``): an exercise's starting point (the code cell tagged
-``exercise-stub``, removed from the page by its ``remove-cell`` tag because students' notebooks show it
-instead) is shown read-only under its exercise, and the cell that runs the exercise's checker is tagged
-``exercise-check``, so ``book.css`` wraps the checker's "how to answer" note. Only tags change: the
-notebook's code, and so the build's execution cache, is untouched.
+6. Exercises on the web page: an exercise's starting point (the code cell tagged ``exercise-stub``, and
+``remove-cell`` because students' notebooks show it as a cell to edit) is shown read-only under its
+exercise box, read from the notebook into the page's document tree (the notebook, and so the build's
+execution cache, is untouched); the checker's "how to answer" note gets a class that wraps it.
 
 Every rewrite checks that it found what it rewrites and every page is checked after the build:
 a theme or Sphinx release that changes this markup fails the build with a message naming the page
@@ -73,37 +71,69 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 EXERCISE_STUB = "exercise-stub"
-EXERCISE_CHECK = "exercise-check"
-_CHECK_CALL = re.compile(r"^from nlp_helpers\.[\w.]*exercises[\w.]* import .*\bcheck_\w+", re.M)
+STUB_CLASS = "nlp-exercise-stub"
+_EXERCISE_LABEL = re.compile(r"```\{exercise\}[^\n]*\n(?::[\w-]+:[^\n]*\n)*?:label:\s*(\S+)")
 
 
-def show_exercise_stubs(nb: Any) -> Any:
-    """Show every ``exercise-stub`` cell of ``nb`` on the page and tag the cells that run a checker.
+def exercise_stubs(nb: dict) -> dict[str, str]:
+    """``{exercise label: starter code}`` of a notebook (its JSON as a dict).
 
-    A stub keeps its other tags without ``remove-cell``/``remove-input`` and gets ``remove-output``
-    (defining a function prints nothing); a code cell that imports a ``check_*`` function from an
-    ``exercises`` module gets ``exercise-check``. Works in place and returns ``nb``.
+    A stub is the first code cell tagged ``exercise-stub`` after the markdown cell that opens the
+    exercise (```` ```{exercise} ```` with a ``:label:``).
     """
-    for cell in nb.cells:
-        if cell.get("cell_type") != "code":
+    stubs: dict[str, str] = {}
+    label = None
+    for cell in nb.get("cells", []):
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else source
+        if cell.get("cell_type") == "markdown":
+            found = _EXERCISE_LABEL.findall(source)
+            label = found[-1] if found else label
+        elif EXERCISE_STUB in cell.get("metadata", {}).get("tags", []) and label and label not in stubs:
+            stubs[label] = source.rstrip()
+            label = None
+    return stubs
+
+
+def _show_exercise_stubs(app: Any, doctree: Any) -> None:
+    """Put each exercise's starting point (read-only code) under the exercise on the web page.
+
+    The stub cell stays tagged ``remove-cell`` in the notebook (students' notebooks show it as a cell
+    to edit; the notebook, and so the build's execution cache, is untouched): the code is read from the
+    notebook and added to the page's document tree after the exercise box.
+    """
+    import json
+
+    from docutils import nodes
+
+    source = Path(app.env.doc2path(app.env.docname))
+    if source.suffix != ".ipynb":
+        return
+    stubs = exercise_stubs(json.loads(source.read_text(encoding="utf-8")))
+    if not stubs:
+        return
+    placed = set()
+    for node in list(doctree.findall(nodes.Element)):
+        label = node.get("label") if type(node).__name__.startswith("exercise") else None
+        if label not in stubs or label in placed or node.parent is None:
             continue
-        tags = list(cell.get("metadata", {}).get("tags", []))
-        if EXERCISE_STUB in tags:
-            tags = [t for t in tags if t not in ("remove-cell", "remove-input")]
-            tags += [] if "remove-output" in tags else ["remove-output"]
-        elif _CHECK_CALL.search(cell.get("source", "")) and EXERCISE_CHECK not in tags:
-            tags.append(EXERCISE_CHECK)
-        else:
-            continue
-        cell.setdefault("metadata", {})["tags"] = tags
-    return nb
+        code = nodes.literal_block(stubs[label], stubs[label], language="python")
+        intro = nodes.paragraph("", "Starting point (open the chapter in Jupyter to write your answer in it):")
+        box = nodes.container("", intro, code, classes=[STUB_CLASS])
+        node.parent.insert(node.parent.index(node) + 1, box)
+        placed.add(label)
+    missing = sorted(set(stubs) - placed)
+    if missing:
+        raise ExtensionError(f"tools/book_ext.py: {source.name}: no exercise box found for the stubs of {missing}")
 
 
-def read_notebook(text: str) -> Any:
-    """myst-nb's reader for the book's ``.ipynb`` files: the standard reader, then ``show_exercise_stubs``."""
-    from myst_nb.core.read import standard_nb_read
+# The checker's note on the web page ("✏️ Your turn: open this chapter ..."): one long line, wrapped.
+_CHECKER_NOTE = re.compile(r"<pre>((?:<span></span>)?✏️ Your turn)")
 
-    return show_exercise_stubs(standard_nb_read(text))
+
+def wrap_checker_notes(html: str) -> str:
+    """Give the ``<pre>`` of every exercise checker's "Your turn" note the class ``nlp-wrap`` (book.css wraps it)."""
+    return _CHECKER_NOTE.sub(r'<pre class="nlp-wrap">\1', html)
 
 
 def _clean_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
@@ -259,7 +289,7 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
         html = page.read_text(encoding="utf-8")
         name = str(page.relative_to(app.outdir))
         fixed = fix_theme_defaults(fix_content_accessibility(fix_theme_accessibility(html, name), name), name)
-        fixed = mark_wide_figures(fixed)
+        fixed = wrap_checker_notes(mark_wide_figures(fixed))
         check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")
@@ -271,6 +301,7 @@ def setup(app: Any) -> dict[str, Any]:
     # and exercise checkers show the reader what to do rather than their verdict on the hidden solution.
     os.environ.setdefault("TQDM_DISABLE", "1")
     os.environ.setdefault("NLP_BOOK_BUILD", "1")
+    app.connect("doctree-read", _show_exercise_stubs)
     app.connect("html-page-context", _clean_scripts)
     app.connect("build-finished", _fix_theme_accessibility)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -150,6 +150,15 @@ function fmt(x, digits = 3) {
   return v.toFixed(digits);
 }
 
+// A drawing that keeps its natural width on a phone (widgets.css, max-width 600 px): its text stays at
+// the size it was drawn (at least 11 px) and the widget scrolls sideways instead of shrinking it.
+function legible(node, width) {
+  const cls = node.getAttribute("class") || "";
+  if (!cls.split(" ").includes("nlpw-legible")) node.setAttribute("class", `${cls} nlpw-legible`.trim());
+  if (node.style && typeof node.style.setProperty === "function") node.style.setProperty("--nlpw-w", `${Math.ceil(width)}px`);
+  return node;
+}
+
 // A visually hidden element for screen readers (text alternative of a drawing).
 function srOnly(text) {
   return h("div", { class: "nlpw-sr-only", text });

@@ -60,6 +60,7 @@ function render({ model, el }) {
   const table = h("table", { "data-testid": "st-dist" });
   const strip = svg("svg", { viewBox: "0 0 500 44", width: "100%", role: "img", class: "nlpw-drawing", "data-testid": "st-strip" });
   strip.style.maxWidth = "500px";
+  legible(strip, 500);
   const stripTitle = h("div", { class: "nlpw-figtitle" });
   const readout = h("p", { class: "nlpw-readout", "data-testid": "st-readout", "aria-live": "polite" });
   root.append(
