@@ -84,7 +84,12 @@ for (const a of JSON.parse(readFileSync(actionsPath, "utf-8"))) {
 const out = {};
 for (const n of el.walk()) {
   const id = n.attributes["data-testid"];
-  if (id) out[id] = { text: n.textContent, value: n.value, checked: n.checked, disabled: n.disabled, attrs: n.attributes, tag: n.tagName };
+  if (id) {
+    // hidden_in: the element or one of its ancestors is hidden (not shown to the reader)
+    let hiddenIn = false;
+    for (let p = n; p; p = p.parentNode) if (p.hidden) hiddenIn = true;
+    out[id] = { text: n.textContent, value: n.value, checked: n.checked, disabled: n.disabled, hidden_in: hiddenIn, attrs: n.attributes, tag: n.tagName };
+  }
 }
 out.__state = state;
 console.log(JSON.stringify(out));

@@ -115,9 +115,13 @@ function render({ model, el }) {
     // A control with one choice is not shown (nothing to choose), but stays in the DOM for scripts.
     layerSel.root.hidden = layerSel.input.disabled = layers.length < 2;
     headSel.root.hidden = headSel.input.disabled = heads.length < 2;
-    causal.root.hidden = !square;
+    // An encoder (show_causal false) never masks the future: no checkbox that suggests it could.
+    causal.root.hidden = !square || get("show_causal") === false;
+    causal.input.disabled = causal.input.disabled || get("show_causal") === false;
     controls.append(layerSel.root, headSel.root, causal.root, temp.root, view.root);
     Object.assign(ctl, { layer: layerSel.input, head: headSel.input, causal: causal.input, temperature: temp, view: view.input });
+    // The step-through panel computes a cell from its query and key vectors: without them it is not shown.
+    stepBox.hidden = !hasVectors();
 
     // The cell of the step-through panel, also chosen by clicking, tapping or arrowing the heatmap.
     const qOpts = get("query_tokens").map((t, i) => ({ value: i, label: `${i}: ${t}` }));
