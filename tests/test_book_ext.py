@@ -235,3 +235,12 @@ def test_wide_figures_are_marked(size, wide):
     assert ("nlp-wide-figure" in fixed) == wide
     assert f"width: {size[0]}px; height: {size[1]}px;" in fixed
     assert book_ext.mark_wide_figures(fixed) == fixed  # idempotent (incremental builds)
+
+
+def test_wide_diagrams_are_marked():
+    wide = '<img alt="d" src="../_images/a.svg" style="width: 680px;" />'
+    narrow = '<img alt="d" src="../_images/b.svg" style="width: 420px;" />'
+    png = '<img alt="d" src="../_images/c.png" style="width: 680px;" />'
+    assert "nlp-wide-figure" in book_ext.mark_wide_figures(wide)
+    assert book_ext.mark_wide_figures(narrow) == narrow and book_ext.mark_wide_figures(png) == png
+    assert book_ext.mark_wide_figures(book_ext.mark_wide_figures(wide)) == book_ext.mark_wide_figures(wide)

@@ -245,12 +245,13 @@ def fix_theme_defaults(html: str, page: str = "page") -> str:
 
 # A figure drawn by a cell: Sphinx writes the PNG's display size (from the output's metadata) inline.
 _SIZED_IMAGE = re.compile(r'<img ([^>]*?)style="width: (\d+(?:\.\d+)?)px; height: (\d+(?:\.\d+)?)px;"')
+_SIZED_DIAGRAM = re.compile(r'<img ([^>]*?)style="width: (\d+(?:\.\d+)?)px;"')
 WIDE_FIGURE = "nlp-wide-figure"
 WIDE_MIN_WIDTH, WIDE_MIN_ASPECT = 600, 2.0
 
 
 def mark_wide_figures(html: str) -> str:
-    """Add the class ``nlp-wide-figure`` to images at least 600 px wide and twice as wide as tall.
+    """Add the class ``nlp-wide-figure`` to plots at least 600 px wide and twice as wide as tall, and to SVG diagrams at least 600 px wide.
 
     ``book.css`` keeps those (multi-panel plots) legible on a phone: they scroll inside their output
     box instead of shrinking to a third of their size.
@@ -266,7 +267,21 @@ def mark_wide_figures(html: str) -> str:
             attrs += f'class="{WIDE_FIGURE}" '
         return f'<img {attrs}style="width: {m.group(2)}px; height: {m.group(3)}px;"'
 
-    return _SIZED_IMAGE.sub(mark, html)
+    html = _SIZED_IMAGE.sub(mark, html)
+
+    def mark_diagram(m: re.Match) -> str:
+        attrs, width = m.group(1), float(m.group(2))
+        if width < WIDE_MIN_WIDTH or WIDE_FIGURE in attrs or not re.search(r'src="[^"]*\.svg"', attrs):
+            return m.group(0)
+        attrs = (
+            attrs.replace('class="', f'class="{WIDE_FIGURE} ', 1)
+            if 'class="' in attrs
+            else attrs + f'class="{WIDE_FIGURE}" '
+        )
+        return f'<img {attrs}style="width: {m.group(2)}px;"'
+
+    # A diagram (an SVG with only its width given by the figure directive) at least 600 px wide.
+    return _SIZED_DIAGRAM.sub(mark_diagram, html)
 
 
 def check_page(html: str, page: str = "page") -> None:
