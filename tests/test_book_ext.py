@@ -191,3 +191,56 @@ def test_the_widget_renderer_is_the_first_deferred_script():
         None,
         "_static/search-snippets.js",
     ]
+
+
+def test_exercise_stubs_are_found_under_their_exercise():
+    md = "```{exercise} Relative term frequency\n:label: tfidf-ex-rel\n\nWrite `relative_tf`.\n```"
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "metadata": {}, "source": md},
+            {
+                "cell_type": "code",
+                "metadata": {"tags": ["exercise-stub", "remove-cell"]},
+                "source": ["def f():\n", "    pass\n"],
+            },
+            {"cell_type": "code", "metadata": {"tags": ["solution"]}, "source": "def f():\n    return 1"},
+            {"cell_type": "code", "metadata": {"tags": ["exercise-stub"]}, "source": "orphan = 1"},  # no exercise above
+        ]
+    }
+    assert book_ext.exercise_stubs(nb) == {"tfidf-ex-rel": "def f():\n    pass"}
+
+
+def test_every_exercise_of_a_real_chapter_has_its_stub():
+    import json
+
+    nb = json.loads((Path(__file__).resolve().parent.parent / "book" / "word2vec.ipynb").read_text(encoding="utf-8"))
+    stubs = book_ext.exercise_stubs(nb)
+    assert set(stubs) == {"word2vec-ex-cbow", "word2vec-ex-noise", "word2vec-ex-nearest", "word2vec-ex-cbow-loop"}
+    assert stubs["word2vec-ex-cbow"].startswith("def cbow_probabilities(context_ids, W1, W2):")
+
+
+def test_the_checker_note_wraps():
+    html = '<div class="highlight"><pre><span></span>✏️ Your turn: open this chapter</pre></div><pre>other</pre>'
+    fixed = book_ext.wrap_checker_notes(html)
+    assert fixed.count('class="nlp-wrap"') == 1 and "<pre>other</pre>" in fixed
+
+
+@pytest.mark.parametrize(
+    ("size", "wide"),
+    [((1500, 400), True), ((750, 420), False), ((500, 200), False), ((1200, 600), True)],
+)
+def test_wide_figures_are_marked(size, wide):
+    html = f'<img alt="a plot" class="x" src="../_images/a.png" style="width: {size[0]}px; height: {size[1]}px;" />'
+    fixed = book_ext.mark_wide_figures(html)
+    assert ("nlp-wide-figure" in fixed) == wide
+    assert f"width: {size[0]}px; height: {size[1]}px;" in fixed
+    assert book_ext.mark_wide_figures(fixed) == fixed  # idempotent (incremental builds)
+
+
+def test_wide_diagrams_are_marked():
+    wide = '<img alt="d" src="../_images/a.svg" style="width: 680px;" />'
+    narrow = '<img alt="d" src="../_images/b.svg" style="width: 420px;" />'
+    png = '<img alt="d" src="../_images/c.png" style="width: 680px;" />'
+    assert "nlp-wide-figure" in book_ext.mark_wide_figures(wide)
+    assert book_ext.mark_wide_figures(narrow) == narrow and book_ext.mark_wide_figures(png) == png
+    assert book_ext.mark_wide_figures(book_ext.mark_wide_figures(wide)) == book_ext.mark_wide_figures(wide)

@@ -28,7 +28,14 @@ class Text_ extends Node_ {
 }
 class Element_ extends Node_ {
   constructor(tag) { super(); this.tagName = tag.toUpperCase(); this.attributes = {}; this.style = {}; this._value = ""; this.checked = false; this.disabled = false; this.hidden = false; this.title = ""; this.selected = false; }
-  setAttribute(k, v) { this.attributes[k] = String(v); if (k === "value") this._value = String(v); if (k === "id") this.id = String(v); }
+  setAttribute(k, v) {
+    this.attributes[k] = String(v); if (k === "value") this._value = String(v); if (k === "id") this.id = String(v);
+    // as a browser does, a range input's value stays inside its (new) min and max
+    if (this.tagName === "INPUT" && this.attributes.type === "range" && (k === "min" || k === "max") && this._value !== "") {
+      const lo = Number(this.attributes.min ?? 0), hi = Number(this.attributes.max ?? 100);
+      this._value = String(Math.min(Math.max(Number(this._value), lo), Math.max(lo, hi)));
+    }
+  }
   getAttribute(k) { return k in this.attributes ? this.attributes[k] : null; }
   getAttributeNames() { return Object.keys(this.attributes); }
   removeAttribute(k) { delete this.attributes[k]; }
@@ -77,7 +84,12 @@ for (const a of JSON.parse(readFileSync(actionsPath, "utf-8"))) {
 const out = {};
 for (const n of el.walk()) {
   const id = n.attributes["data-testid"];
-  if (id) out[id] = { text: n.textContent, value: n.value, checked: n.checked, disabled: n.disabled, attrs: n.attributes, tag: n.tagName };
+  if (id) {
+    // hidden_in: the element or one of its ancestors is hidden (not shown to the reader)
+    let hiddenIn = false;
+    for (let p = n; p; p = p.parentNode) if (p.hidden) hiddenIn = true;
+    out[id] = { text: n.textContent, value: n.value, checked: n.checked, disabled: n.disabled, hidden_in: hiddenIn, attrs: n.attributes, tag: n.tagName };
+  }
 }
 out.__state = state;
 console.log(JSON.stringify(out));

@@ -28,6 +28,11 @@ which sets the colour mode to "" when the reader never chose one (logging "Got i
 every first visit), defaults to "auto"; and the theme's 1.5 MB Font Awesome script (which only swaps the
 icons its stylesheet already draws from web fonts for SVGs) is not loaded.
 
+6. Exercises on the web page: an exercise's starting point (the code cell tagged ``exercise-stub``, and
+``remove-cell`` because students' notebooks show it as a cell to edit) is shown read-only under its
+exercise box, read from the notebook into the page's document tree (the notebook, and so the build's
+execution cache, is untouched); the checker's "how to answer" note gets a class that wraps it.
+
 Every rewrite checks that it found what it rewrites and every page is checked after the build:
 a theme or Sphinx release that changes this markup fails the build with a message naming the page
 and the pattern, instead of silently shipping the bug the rewrite was there to fix. The versions
@@ -63,6 +68,72 @@ _THEME_ICON_FIXED = re.compile(r'<i class="theme-switch [^"]*" data-mode="\w+" a
 # page that embeds a widget view.
 WIDGET_MANAGER_JS = ("nlp-widgets.js", "require.js", "widgets-config.js", "embed-amd.js")
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+EXERCISE_STUB = "exercise-stub"
+STUB_CLASS = "nlp-exercise-stub"
+_EXERCISE_LABEL = re.compile(r"```\{exercise\}[^\n]*\n(?::[\w-]+:[^\n]*\n)*?:label:\s*(\S+)")
+
+
+def exercise_stubs(nb: dict) -> dict[str, str]:
+    """``{exercise label: starter code}`` of a notebook (its JSON as a dict).
+
+    A stub is the first code cell tagged ``exercise-stub`` after the markdown cell that opens the
+    exercise (```` ```{exercise} ```` with a ``:label:``).
+    """
+    stubs: dict[str, str] = {}
+    label = None
+    for cell in nb.get("cells", []):
+        source = cell.get("source", "")
+        source = "".join(source) if isinstance(source, list) else source
+        if cell.get("cell_type") == "markdown":
+            found = _EXERCISE_LABEL.findall(source)
+            label = found[-1] if found else label
+        elif EXERCISE_STUB in cell.get("metadata", {}).get("tags", []) and label and label not in stubs:
+            stubs[label] = source.rstrip()
+            label = None
+    return stubs
+
+
+def _show_exercise_stubs(app: Any, doctree: Any) -> None:
+    """Put each exercise's starting point (read-only code) under the exercise on the web page.
+
+    The stub cell stays tagged ``remove-cell`` in the notebook (students' notebooks show it as a cell
+    to edit; the notebook, and so the build's execution cache, is untouched): the code is read from the
+    notebook and added to the page's document tree after the exercise box.
+    """
+    import json
+
+    from docutils import nodes
+
+    source = Path(app.env.doc2path(app.env.docname))
+    if source.suffix != ".ipynb":
+        return
+    stubs = exercise_stubs(json.loads(source.read_text(encoding="utf-8")))
+    if not stubs:
+        return
+    placed = set()
+    for node in list(doctree.findall(nodes.Element)):
+        label = node.get("label") if type(node).__name__.startswith("exercise") else None
+        if label not in stubs or label in placed or node.parent is None:
+            continue
+        code = nodes.literal_block(stubs[label], stubs[label], language="python")
+        intro = nodes.paragraph("", "Starting point (open the chapter in Jupyter to write your answer in it):")
+        box = nodes.container("", intro, code, classes=[STUB_CLASS])
+        node.parent.insert(node.parent.index(node) + 1, box)
+        placed.add(label)
+    missing = sorted(set(stubs) - placed)
+    if missing:
+        raise ExtensionError(f"tools/book_ext.py: {source.name}: no exercise box found for the stubs of {missing}")
+
+
+# The checker's note on the web page ("✏️ Your turn: open this chapter ..."): one long line, wrapped.
+_CHECKER_NOTE = re.compile(r"<pre>((?:<span></span>)?✏️ Your turn)")
+
+
+def wrap_checker_notes(html: str) -> str:
+    """Give the ``<pre>`` of every exercise checker's "Your turn" note the class ``nlp-wrap`` (book.css wraps it)."""
+    return _CHECKER_NOTE.sub(r'<pre class="nlp-wrap">\1', html)
 
 
 def _clean_scripts(app: Any, pagename: str, templatename: str, context: dict, doctree: Any) -> None:
@@ -172,6 +243,47 @@ def fix_theme_defaults(html: str, page: str = "page") -> str:
     return html
 
 
+# A figure drawn by a cell: Sphinx writes the PNG's display size (from the output's metadata) inline.
+_SIZED_IMAGE = re.compile(r'<img ([^>]*?)style="width: (\d+(?:\.\d+)?)px; height: (\d+(?:\.\d+)?)px;"')
+_SIZED_DIAGRAM = re.compile(r'<img ([^>]*?)style="width: (\d+(?:\.\d+)?)px;"')
+WIDE_FIGURE = "nlp-wide-figure"
+WIDE_MIN_WIDTH, WIDE_MIN_ASPECT = 600, 2.0
+
+
+def mark_wide_figures(html: str) -> str:
+    """Add the class ``nlp-wide-figure`` to plots at least 600 px wide and twice as wide as tall, and to SVG diagrams at least 600 px wide.
+
+    ``book.css`` keeps those (multi-panel plots) legible on a phone: they scroll inside their output
+    box instead of shrinking to a third of their size.
+    """
+
+    def mark(m: re.Match) -> str:
+        attrs, width, height = m.group(1), float(m.group(2)), float(m.group(3))
+        if width < WIDE_MIN_WIDTH or height <= 0 or width / height < WIDE_MIN_ASPECT or WIDE_FIGURE in attrs:
+            return m.group(0)
+        if 'class="' in attrs:
+            attrs = attrs.replace('class="', f'class="{WIDE_FIGURE} ', 1)
+        else:
+            attrs += f'class="{WIDE_FIGURE}" '
+        return f'<img {attrs}style="width: {m.group(2)}px; height: {m.group(3)}px;"'
+
+    html = _SIZED_IMAGE.sub(mark, html)
+
+    def mark_diagram(m: re.Match) -> str:
+        attrs, width = m.group(1), float(m.group(2))
+        if width < WIDE_MIN_WIDTH or WIDE_FIGURE in attrs or not re.search(r'src="[^"]*\.svg"', attrs):
+            return m.group(0)
+        attrs = (
+            attrs.replace('class="', f'class="{WIDE_FIGURE} ', 1)
+            if 'class="' in attrs
+            else attrs + f'class="{WIDE_FIGURE}" '
+        )
+        return f'<img {attrs}style="width: {m.group(2)}px;"'
+
+    # A diagram (an SVG with only its width given by the figure directive) at least 600 px wide.
+    return _SIZED_DIAGRAM.sub(mark_diagram, html)
+
+
 def check_page(html: str, page: str = "page") -> None:
     """Post-conditions of the script rewrites: one thebe configuration, no ``</`` inside widget state."""
     if html.count(_THEBE_CONFIG) > 1:
@@ -192,6 +304,7 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
         html = page.read_text(encoding="utf-8")
         name = str(page.relative_to(app.outdir))
         fixed = fix_theme_defaults(fix_content_accessibility(fix_theme_accessibility(html, name), name), name)
+        fixed = wrap_checker_notes(mark_wide_figures(fixed))
         check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")
@@ -203,6 +316,7 @@ def setup(app: Any) -> dict[str, Any]:
     # and exercise checkers show the reader what to do rather than their verdict on the hidden solution.
     os.environ.setdefault("TQDM_DISABLE", "1")
     os.environ.setdefault("NLP_BOOK_BUILD", "1")
+    app.connect("doctree-read", _show_exercise_stubs)
     app.connect("html-page-context", _clean_scripts)
     app.connect("build-finished", _fix_theme_accessibility)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

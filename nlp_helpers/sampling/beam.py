@@ -29,6 +29,7 @@ from typing import Any
 import torch
 
 from nlp_helpers._checks import check_float, check_int
+from nlp_helpers.sampling.llm import forward_with_cache
 
 __all__ = ["beam_search"]
 
@@ -91,8 +92,7 @@ def _beam_search(model, ids, k: int, n: int, penalty: float, eos: list[int]) -> 
     cache, cur = None, t0
     while True:
         inp = running if cache is None else running[:, -1:]
-        out = model(inp, past_key_values=cache, use_cache=True)
-        cache = out.past_key_values
+        out, cache = forward_with_cache(model, inp, cache)
         log_p = torch.log_softmax(out.logits[:, -1].float(), dim=-1) + run_scores[:, None]  # (k, V)
         top_lp, top_idx = torch.topk(log_p.reshape(-1), keep)  # best (beam, token) pairs overall
         beam, tok = top_idx // log_p.shape[1], top_idx % log_p.shape[1]

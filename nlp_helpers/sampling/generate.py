@@ -27,6 +27,7 @@ import numpy as np
 from nlp_helpers._checks import check_float, check_int, check_nonempty, check_text
 from nlp_helpers.display import hide_progress
 from nlp_helpers.sampling.distributions import apply_repetition_penalty, filtered_probs, sample
+from nlp_helpers.sampling.llm import forward_with_cache
 from nlp_helpers.seeds import seed as offset_seed
 
 __all__ = ["Generation", "generate", "generate_many", "distinct_n", "repetition_rate"]
@@ -98,8 +99,7 @@ class _Stepper:
                 self.ids = torch.cat([self.ids, new], dim=1)
             if self.hf:
                 inp = self.ids if self.past is None else new
-                out = self.model(inp, past_key_values=self.past, use_cache=True)
-                self.past = out.past_key_values
+                out, self.past = forward_with_cache(self.model, inp, self.past)
                 last = out.logits[:, -1]
             else:  # recompute on the last `block_size` tokens (the model's context window)
                 ctx = self.ids if self.block is None else self.ids[:, -self.block :]

@@ -6,6 +6,8 @@ token), :func:`top_next_tokens` (the top candidates as a table),
 :func:`logit_lens` (unembed the hidden state of every layer) and
 :func:`sequence_log_probs` (teacher forcing: log-probability of each observed
 token). Generation with our own sampling code is :func:`nlp_helpers.sampling.generate.generate`.
+:func:`forward_with_cache` runs one step with the key/value cache under either name transformers
+has given it (``past_key_values`` before version 5, ``cache`` since).
 """
 
 from __future__ import annotations
@@ -19,13 +21,34 @@ from nlp_helpers._checks import check_int, check_text
 if TYPE_CHECKING:  # imported lazily: transformers takes seconds to import
     import torch
 
-__all__ = ["logit_lens", "next_token_logits", "sequence_log_probs", "top_next_tokens"]
+__all__ = ["forward_with_cache", "logit_lens", "next_token_logits", "sequence_log_probs", "top_next_tokens"]
 
 
 def _encode(tokenizer: Any, prompt: str, name: str = "prompt") -> torch.Tensor:
     check_text(name, prompt, allow_empty=False)
     ids = tokenizer(prompt, return_tensors="pt", add_special_tokens=False)["input_ids"]
     return ids  # (1, T)
+
+
+def forward_with_cache(model: Any, input_ids: torch.Tensor, cache: Any = None) -> tuple[Any, Any]:
+    """One forward pass of a Hugging Face causal LM that reads and returns its key/value cache.
+
+    ``cache`` is what the previous call returned (``None`` at the start). Returns ``(output, cache)``.
+    transformers 5 calls the argument and the output field ``cache`` and deprecates the older name
+    ``past_key_values`` with a FutureWarning; the name ``model.forward`` accepts is used.
+    """
+    if not callable(getattr(model, "forward", None)):
+        raise TypeError(f"model must be a Hugging Face causal LM with a forward method, got {type(model).__name__}")
+    name = _cache_argument(model)
+    out = model(input_ids, use_cache=True, **{name: cache})
+    return out, getattr(out, name)
+
+
+def _cache_argument(model: Any) -> str:
+    import inspect
+
+    params = inspect.signature(model.forward).parameters
+    return "cache" if "cache" in params else "past_key_values"
 
 
 def next_token_logits(model: Any, tokenizer: Any, prompt: str) -> np.ndarray:

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from nlp_helpers._checks import check_array, check_int
+from nlp_helpers.sampling.llm import forward_with_cache
 from nlp_helpers.seeds import rng as seeded_rng
 
 __all__ = [
@@ -237,10 +238,10 @@ def model_logits_fn(model: Any, cache: bool = True) -> LogitsFn:
         elif common < len(old):
             state["past"].crop(common - len(old))  # a negative value removes that many positions
         with torch.no_grad():
-            out = model(torch.tensor([ids[common:]]), past_key_values=state["past"], use_cache=True)
+            out, past = forward_with_cache(model, torch.tensor([ids[common:]]), state["past"])
         new = out.logits[0].numpy()
         rows = state["rows"][:common] if common else np.zeros((0, new.shape[1]), dtype=new.dtype)
-        state.update(ids=ids, past=out.past_key_values, rows=np.concatenate([rows, new]))
+        state.update(ids=ids, past=past, rows=np.concatenate([rows, new]))
         return state["rows"]
 
     return cached if cache else fresh

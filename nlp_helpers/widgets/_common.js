@@ -83,9 +83,13 @@ function slider({ label, min, max, step = 1, value, onInput, format = (v) => Str
   return {
     root,
     input,
+    // Shows v in the slider and its readout (each written only when it changes). Call it whenever the
+    // value may have moved: a browser clamps a range input itself when its max shrinks, and the readout
+    // must follow.
     set(v) {
-      input.value = String(v);
-      out.textContent = format(Number(v));
+      if (input.value !== String(v)) input.value = String(v);
+      const text = format(Number(v));
+      if (out.textContent !== text) out.textContent = text;
     },
   };
 }
@@ -140,7 +144,19 @@ function softmax(xs, temperature = 1) {
 }
 
 function fmt(x, digits = 3) {
-  return Number(x).toFixed(digits);
+  const v = Number(x);
+  if (v === -Infinity) return "−∞"; // log 0: never "-Infinity"
+  if (v === Infinity) return "∞";
+  return v.toFixed(digits);
+}
+
+// A drawing that keeps its natural width on a phone (widgets.css, max-width 600 px): its text stays at
+// the size it was drawn (at least 11 px) and the widget scrolls sideways instead of shrinking it.
+function legible(node, width) {
+  const cls = node.getAttribute("class") || "";
+  if (!cls.split(" ").includes("nlpw-legible")) node.setAttribute("class", `${cls} nlpw-legible`.trim());
+  if (node.style && typeof node.style.setProperty === "function") node.style.setProperty("--nlpw-w", `${Math.ceil(width)}px`);
+  return node;
 }
 
 // A visually hidden element for screen readers (text alternative of a drawing).

@@ -115,9 +115,13 @@ function render({ model, el }) {
     // A control with one choice is not shown (nothing to choose), but stays in the DOM for scripts.
     layerSel.root.hidden = layerSel.input.disabled = layers.length < 2;
     headSel.root.hidden = headSel.input.disabled = heads.length < 2;
-    causal.root.hidden = !square;
+    // An encoder (show_causal false) never masks the future: no checkbox that suggests it could.
+    causal.root.hidden = !square || get("show_causal") === false;
+    causal.input.disabled = causal.input.disabled || get("show_causal") === false;
     controls.append(layerSel.root, headSel.root, causal.root, temp.root, view.root);
     Object.assign(ctl, { layer: layerSel.input, head: headSel.input, causal: causal.input, temperature: temp, view: view.input });
+    // The step-through panel computes a cell from its query and key vectors: without them it is not shown.
+    stepBox.hidden = !hasVectors();
 
     // The cell of the step-through panel, also chosen by clicking, tapping or arrowing the heatmap.
     const qOpts = get("query_tokens").map((t, i) => ({ value: i, label: `${i}: ${t}` }));
@@ -183,6 +187,7 @@ function render({ model, el }) {
       "aria-label": "Attention heatmap; click or tap a cell, or use the arrow keys, to step through its computation",
       "data-testid": "attn-heatmap",
     });
+    legible(s, width);
     s.append(svg("text", { x: left + (CELL * ks.length) / 2, y: 12, "text-anchor": "middle", "font-size": FONT, "font-weight": 600, text: "key (attended to)" }));
     const qx = 12;
     const qy = top + (CELL * qs.length) / 2;
@@ -207,7 +212,7 @@ function render({ model, el }) {
         s.append(r);
         rects[i].push(r);
         if (labelled) {
-          const t = svg("text", { x: left + CELL * j + CELL / 2, y: top + CELL * i + CELL / 2 + 4, "text-anchor": "middle", "font-size": 10, "pointer-events": "none" });
+          const t = svg("text", { x: left + CELL * j + CELL / 2, y: top + CELL * i + CELL / 2 + 4, "text-anchor": "middle", "font-size": 11, "pointer-events": "none" });
           s.append(t);
           texts[i].push(t);
         }
@@ -219,9 +224,9 @@ function render({ model, el }) {
     for (let k = 0; k < steps; k++) {
       s.append(svg("rect", { x: left + (lw * k) / steps, y: legendY, width: lw / steps + 0.5, height: 10, fill: cividis((k + 0.5) / steps) }));
     }
-    s.append(svg("text", { x: left, y: legendY + 24, "font-size": 10, text: "0" }));
-    s.append(svg("text", { x: left + lw, y: legendY + 24, "font-size": 10, "text-anchor": "end", text: "1" }));
-    s.append(svg("text", { x: left + lw / 2, y: legendY + 24, "font-size": 10, "text-anchor": "middle", text: "attention weight" }));
+    s.append(svg("text", { x: left, y: legendY + 24, "font-size": 11, text: "0" }));
+    s.append(svg("text", { x: left + lw, y: legendY + 24, "font-size": 11, "text-anchor": "end", text: "1" }));
+    s.append(svg("text", { x: left + lw / 2, y: legendY + 24, "font-size": 11, "text-anchor": "middle", text: "attention weight" }));
     const mark = svg("rect", { width: CELL, height: CELL, fill: "none", stroke: "#d55e00", "stroke-width": 3, "pointer-events": "none" });
     s.append(mark);
     s.addEventListener("keydown", (ev) => {
@@ -271,6 +276,7 @@ function render({ model, el }) {
     const s = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "data-testid": "attn-lines",
       style: "max-width: 100%; height: auto",
       "aria-label": "Attention as lines from each query token to the key tokens; hover or focus a query to isolate it" });
+    legible(s, width);
     const group = svg("g");
     s.append(group);
     const drawLines = () => {

@@ -168,6 +168,9 @@ class AttentionExplorer(anywidget.AnyWidget):
         A caption above the controls.
     layer, head, causal, temperature:
         Initial state of the controls; ``head=-1`` shows the mean over heads.
+    show_causal:
+        Offer the causal-mask checkbox (default ``True``). ``False`` for an encoder such as BERT, which
+        never masks the future: the checkbox would suggest it could.
     queries, keys:
         Instead of ``weights``/``scores``: the query and key vectors, ``(n_q, d)`` and ``(n_k, d)``
         (or with leading ``(heads,)`` / ``(layers, heads)`` axes). The weights become
@@ -199,6 +202,7 @@ class AttentionExplorer(anywidget.AnyWidget):
     key_vectors = traitlets.List().tag(sync=True)  # (L, H, n_k, d)
     scale = traitlets.Float(1.0).tag(sync=True)
     qk_decimals = traitlets.Int(4).tag(sync=True)
+    show_causal = traitlets.Bool(True).tag(sync=True)
 
     def __init__(
         self,
@@ -219,6 +223,7 @@ class AttentionExplorer(anywidget.AnyWidget):
         scale: float | None = None,
         digits: int = 5,
         qk_decimals: int = 4,
+        show_causal: bool = True,
     ) -> None:
         key_tokens = _check_tokens("tokens", tokens)
         query_toks = key_tokens if query_tokens is None else _check_tokens("query_tokens", query_tokens)
@@ -267,6 +272,10 @@ class AttentionExplorer(anywidget.AnyWidget):
             raise TypeError(f"causal must be a bool, got {type(causal).__name__}")
         if causal and n_q != n_k:
             raise ValueError(f"causal=True needs as many queries as keys, got {n_q} and {n_k}")
+        if not isinstance(show_causal, bool):
+            raise TypeError(f"show_causal must be a bool, got {type(show_causal).__name__}")
+        if causal and not show_causal:
+            raise ValueError("causal=True needs show_causal=True (the reader must be able to switch the mask off)")
         super().__init__(
             tokens=key_tokens,
             query_tokens=list(query_toks),
@@ -282,6 +291,7 @@ class AttentionExplorer(anywidget.AnyWidget):
             head=head,
             causal=causal,
             temperature=temperature,
+            show_causal=show_causal,
         )
 
     @staticmethod

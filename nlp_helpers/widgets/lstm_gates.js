@@ -34,7 +34,7 @@ function paintCells(tokens, values, units, cMax, cw, W, H, ratio, ink) {
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   const T = values.i.length;
   const U = units.length;
-  ctx.font = "10px sans-serif";
+  ctx.font = "11px sans-serif";
   ctx.textBaseline = "middle";
   ROWS.forEach(([key, name], r) => {
     const y0 = TOP + r * (U * CELL_H + GAP);
@@ -65,6 +65,7 @@ function drawHeatmap(canvas, cache, tokens, values, units, step, cMax) {
     canvas.height = ph;
     canvas.style.width = "100%";
     canvas.style.maxWidth = `${W}px`;
+    legible(canvas, W);
     canvas.style.aspectRatio = `${W} / ${H}`;
   }
   const geometry = { W, H, cw, T };
@@ -81,7 +82,7 @@ function drawHeatmap(canvas, cache, tokens, values, units, step, cMax) {
   ctx.textAlign = "center";
   ctx.fillStyle = ink;
   tokens.forEach((tok, t) => {
-    ctx.font = t === step ? "bold 11px monospace" : "10px monospace";
+    ctx.font = t === step ? "bold 11px monospace" : "11px monospace";
     ctx.fillText(tok, LEFT + t * cw + cw / 2, TOP / 2);
   });
   ctx.strokeStyle = "#d55e00";

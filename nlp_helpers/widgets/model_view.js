@@ -72,6 +72,7 @@ function render({ model, el }) {
   gridCanvas.height = Math.round(GH * ratio);
   gridCanvas.style.width = "100%";
   gridCanvas.style.maxWidth = `${GW}px`;
+  legible(gridCanvas, GW);
   gridCanvas.style.aspectRatio = `${GW} / ${GH}`;
   gridCanvas.setAttribute(
     "aria-label",
@@ -131,6 +132,7 @@ function render({ model, el }) {
   bigCanvas.height = Math.round(BH * ratio);
   bigCanvas.style.width = "100%";
   bigCanvas.style.maxWidth = `${BW}px`;
+  legible(bigCanvas, BW);
   bigCanvas.style.aspectRatio = `${BW} / ${BH}`;
   const bctx = typeof bigCanvas.getContext === "function" ? bigCanvas.getContext("2d") : null;
 

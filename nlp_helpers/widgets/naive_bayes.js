@@ -53,9 +53,13 @@ function render({ model, el }) {
     }));
     const p1 = 1 / (1 + Math.exp(-total));
     result.setAttribute("data-value", String(total));
-    result.textContent = `log-odds of ${c1} = prior ${fmt(prior, 3)} + words ${fmt(total - prior, 3)} = ${fmt(total, 3)}` +
-      ` → P(${c1}) = ${fmt(p1, 3)}: the model says ${total >= 0 ? c1 : c0}.`;
     const known = tokens.filter((t) => index.has(t));
+    // Without a single known word there is nothing to classify: the prior alone is not a verdict on the text.
+    result.textContent = known.length === 0
+      ? `No word of this sentence was seen in training, so there is nothing to weigh: only the prior log-odds ${fmt(prior, 3)} ` +
+        `(P(${c1}) = ${fmt(p1, 3)}) remain. Type a sentence to classify.`
+      : `log-odds of ${c1} = prior ${fmt(prior, 3)} + words ${fmt(total - prior, 3)} = ${fmt(total, 3)}` +
+        ` → P(${c1}) = ${fmt(p1, 3)}: the model says ${total >= 0 ? c1 : c0}.`;
     details.replaceChildren(h("summary", { text: "Each word's contribution as a table" }), h("table", {}, [
       h("thead", {}, h("tr", {}, [h("th", { scope: "col", text: "word" }), h("th", { scope: "col", text: `log P(w|${c1}) / P(w|${c0})` })])),
       h("tbody", {}, known.map((t) => h("tr", {}, [h("th", { scope: "row", text: t }), h("td", { text: fmt(ratios[index.get(t)], 3) })]))),

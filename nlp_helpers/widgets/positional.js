@@ -42,6 +42,11 @@ function setAttrs(node, attrs) {
   for (const [k, v] of Object.entries(attrs)) setIfChanged(node, k, v);
 }
 
+// A period in positions as a reader writes it: "6.283", "628.3", "54,410" (never "5.441e+4").
+export function period(x) {
+  return x >= 1000 ? Math.round(x).toLocaleString("en") : x.toPrecision(4);
+}
+
 // A line chart with labelled axes, scaled to its container (viewBox, width 100%), built once and updated
 // in place at every redraw: rebuilding its hundreds of elements made the browser restyle and lay out the
 // whole figure at each slider step. The title and the legend sit above the plot in HTML, so neither is
@@ -52,12 +57,13 @@ function makeChart({ testid, xlabel, ylabel }) {
   const H = PLOT_H + PAD.top + PAD.bottom;
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "data-testid": testid,
     style: `width: 100%; max-width: ${W}px; height: auto; display: block;` });
+  legible(s, W);
   const bottom = PAD.top + PLOT_H;
   s.append(svg("line", { x1: PAD.left, y1: bottom, x2: PAD.left + PLOT_W, y2: bottom, stroke: "currentColor" }));
   s.append(svg("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: bottom, stroke: "currentColor" }));
   const zero = svg("line", { x1: PAD.left, x2: PAD.left + PLOT_W, stroke: "currentColor", "stroke-opacity": 0.3 });
-  const yTicks = [0, 1].map(() => svg("text", { x: PAD.left - 4, "text-anchor": "end", "font-size": 10 }));
-  const xTicks = [0, 1, 2].map(() => svg("text", { y: bottom + 13, "text-anchor": "middle", "font-size": 10 }));
+  const yTicks = [0, 1].map(() => svg("text", { x: PAD.left - 4, "text-anchor": "end", "font-size": 11 }));
+  const xTicks = [0, 1, 2].map(() => svg("text", { y: bottom + 13, "text-anchor": "middle", "font-size": 11 }));
   const markerLine = svg("line", { y1: PAD.top, y2: bottom, stroke: "#d55e00", "stroke-dasharray": "4 3" });
   s.append(zero, ...yTicks, ...xTicks, markerLine);
   s.append(svg("text", { x: PAD.left + PLOT_W / 2, y: H - 4, "text-anchor": "middle", "font-size": 11, text: xlabel }));
@@ -147,6 +153,7 @@ function heatmapCanvas(canvas, pe, n, d, pair, position) {
     canvas.width = pw;
     canvas.height = ph;
     canvas.style.maxWidth = `${W}px`;
+    legible(canvas, W);
     canvas.style.aspectRatio = `${W} / ${H}`;
     canvas.style.width = "100%";
   }
@@ -181,7 +188,7 @@ function heatmapCanvas(canvas, pe, n, d, pair, position) {
   ctx.strokeStyle = "#cc79a7";
   ctx.strokeRect(left, top + ch * position, cw * d, ch);
   ctx.fillStyle = ink;
-  ctx.font = "10px sans-serif";
+  ctx.font = "11px sans-serif";
   ctx.textAlign = "right";
   for (const p of new Set([0, Math.floor((n - 1) / 2), n - 1])) ctx.fillText(String(p), left - 4, top + ch * p + ch / 2 + 3);
   ctx.textAlign = "center";
@@ -199,7 +206,7 @@ function heatmapCanvas(canvas, pe, n, d, pair, position) {
     ctx.fillRect(bx, top + (ch * n * k) / 40, 12, (ch * n) / 40 + 0.5);
   }
   ctx.fillStyle = ink;
-  ctx.font = "10px sans-serif";
+  ctx.font = "11px sans-serif";
   ctx.textAlign = "left";
   ctx.fillText("+1", bx + 16, top + 8);
   ctx.fillText("0", bx + 16, top + (ch * n) / 2 + 3);
@@ -266,9 +273,7 @@ function render({ model, el }) {
   function syncControls() {
     setIfChanged(sl.pair.input, "max", String(get("d_model") / 2 - 1));
     setIfChanged(sl.pos.input, "max", String(get("length") - 1));
-    for (const [k, name] of [["d", "d_model"], ["n", "length"], ["pair", "pair"], ["pos", "position"]]) {
-      if (Number(sl[k].input.value) !== get(name)) sl[k].set(get(name));
-    }
+    for (const [k, name] of [["d", "d_model"], ["n", "length"], ["pair", "pair"], ["pos", "position"]]) sl[k].set(get(name));
   }
 
   // The values as tables, inside a closed <details> until the reader opens it: the cells are updated
@@ -334,7 +339,7 @@ function render({ model, el }) {
     last.wavesKey = wavesKey;
     if (newWaves) waves.update({
       xs, ymin: -1, ymax: 1,
-      title: `Period ${(2 * Math.PI / w).toPrecision(4)} positions (frequency ${w.toPrecision(3)})`,
+      title: `Period ${period(2 * Math.PI / w)} positions (frequency ${w.toPrecision(3)})`,
       subtitle: `Dimensions ${2 * pr} (sin) and ${2 * pr + 1} (cos) along the positions`,
       series: [
         { ys: xs.map((x) => Math.sin(w * x)), curve: fine.map((x) => [x, Math.sin(w * x)]), color: "#0072b2", label: `sin, dim ${2 * pr}`, dots: true },

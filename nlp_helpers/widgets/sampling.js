@@ -133,6 +133,7 @@ function barChart({ labels, probs, ghost = null, kept = null, maxBars = 20, titl
   const width = labelW + barW + valueW, height = nBars * rowH + 6 + axisH;
   const root = svg("svg", { width: "100%", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
   root.style.maxWidth = `${width}px`;
+  legible(root, width);
   const maxP = fixedAxis ? 1 : Math.max(1e-12, ...probs.slice(0, nBars), ...(ghost ? ghost.slice(0, nBars) : []));
   if (fixedAxis) {
     const y = nBars * rowH + 6;
@@ -239,7 +240,7 @@ function renderExplorer(model, el) {
   function build(p, nRows, tLabels) {
     const rowH = 18, labelW = 130, barW = 300, valueW = 60;
     const width = labelW + barW + valueW, height = nRows * rowH + 6;
-    const svgRoot = svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img" });
+    const svgRoot = legible(svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img" }), width);
     const rows = [];
     for (let i = 0; i < nRows; i++) {
       const y = 3 + i * rowH;
@@ -324,8 +325,10 @@ function renderExplorer(model, el) {
     if (built !== state.index) build(p, labels.length, tLabels);
     setText(entropyOut, fmt(res.entropy, 3));
     setText(nucleusOut, String(res.nucleus));
-    setText(note, `All ${(n + nTail).toLocaleString("en")} tokens of the vocabulary count: the ${n} most likely are drawn one by one, ` +
-      `the other ${nTail.toLocaleString("en")} share the last bar ("other tokens", ${res.otherKept.toLocaleString("en")} of them can be sampled). ` +
+    const restKept = res.kept.slice(shown).filter(Boolean).length + res.otherKept;
+    setText(note, `All ${(n + nTail).toLocaleString("en")} tokens of the vocabulary count: the chart draws the ${shown} most likely one by one ` +
+      `and the other ${rest.toLocaleString("en")} in its last bar (${restKept.toLocaleString("en")} of them can be sampled); ` +
+      `the table lists the ${n} most likely. ` +
       "In the chart ␣ marks a space, ↵ a newline; dashed outlines are removed tokens, drawn at their probability before filtering.");
     const tProbs = nTail > 0 ? [...res.probs, res.other] : res.probs;
     const tKept = nTail > 0 ? [...res.kept, res.otherKept > 0] : res.kept;

@@ -28,7 +28,8 @@ export function draw(probs, u) {
   return probs.length - 1; // u just below 1 and rounding: the last token
 }
 
-const visible = (t) => t.replace(/\n/g, "⏎").replace(/ /g, "·");
+// A space is "␣" and a newline "↵", as in the other widgets of the book.
+export const visible = (t) => t.replace(/\n/g, "↵").replace(/ /g, "␣");
 
 function render({ model, el }) {
   const k = model.get("k");
@@ -59,6 +60,7 @@ function render({ model, el }) {
   const table = h("table", { "data-testid": "st-dist" });
   const strip = svg("svg", { viewBox: "0 0 500 44", width: "100%", role: "img", class: "nlpw-drawing", "data-testid": "st-strip" });
   strip.style.maxWidth = "500px";
+  legible(strip, 500);
   const stripTitle = h("div", { class: "nlpw-figtitle" });
   const readout = h("p", { class: "nlpw-readout", "data-testid": "st-readout", "aria-live": "polite" });
   root.append(
@@ -130,7 +132,8 @@ function render({ model, el }) {
       strip.append(svg("line", { x1: x, x2: x, y1: 0, y2: 32, stroke: "currentColor", "stroke-width": 2, "data-testid": "st-u", "data-u": String(lastU) }));
       strip.append(svg("text", { x: Math.min(440, x + 3), y: 42, "font-size": 11, text: `u = ${fmt(lastU, 3)}` }));
       readout.textContent = `The strip is the last draw: u = ${fmt(lastU, 3)} fell in the interval of “${visible(tokens[n - 1])}” (probability ${fmt(pa[(n - 1) % k], 3)}), so it was appended.${done ? " " + end : ""}`;
-    } else readout.textContent = "The strip splits [0, 1) into one interval per token, as long as its probability: a draw u picks the token whose interval it falls in.";
+    } else readout.textContent = "The strip splits [0, 1) into one interval per token, as long as its probability: a draw u picks the token whose interval it falls in. " +
+      `The model's next-token choices were computed ${model.get("depth")} tokens ahead (its ${k} most likely at each step), so the text stops after ${model.get("depth")} draws.`;
   }
   redraw();
 }

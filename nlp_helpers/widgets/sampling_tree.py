@@ -145,9 +145,11 @@ class SamplingTree(anywidget.AnyWidget):
 def _cached_tree(model: Any, prompt_ids: Sequence[int], depth: int, k: int) -> dict[str, Any]:
     import torch
 
+    from nlp_helpers.sampling.llm import forward_with_cache
+
     ids, logits, mass = [], [], []
     with torch.no_grad():
-        out = model(torch.tensor([list(prompt_ids)]), use_cache=True)
+        out, cache = forward_with_cache(model, torch.tensor([list(prompt_ids)]))
         for level in range(depth):
             full = out.logits[:, -1].double()
             top = torch.topk(full, k, dim=1, sorted=True).indices
@@ -155,9 +157,8 @@ def _cached_tree(model: Any, prompt_ids: Sequence[int], depth: int, k: int) -> d
             mass += torch.gather(torch.softmax(full, dim=1), 1, top).sum(1).tolist()
             ids += top.reshape(-1).tolist()
             if level + 1 < depth:
-                cache = out.past_key_values
                 cache.batch_repeat_interleave(k)
-                out = model(top.reshape(-1, 1), past_key_values=cache, use_cache=True)
+                out, cache = forward_with_cache(model, top.reshape(-1, 1), cache)
     return {"ids": ids, "logits": logits, "top_mass": mass}
 
 

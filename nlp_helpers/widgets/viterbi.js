@@ -46,7 +46,7 @@ function prob(x) {
 }
 
 const CW = 92;
-const CH = 30;
+const CH = 40; // a cell is 80 x 34 px: a tap target on a phone
 const LEFT = 56;
 const TOP = 24;
 
@@ -105,6 +105,7 @@ function render({ model, el }) {
     const H = TOP + CH * K + 8;
     const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "group", style: `width: 100%; max-width: ${W}px; height: auto;`,
       "aria-label": `Viterbi trellis: ${K} tags (rows) by ${T} words (columns), ${step} filled in` });
+    legible(s, W);
     words.forEach((w, t) => s.append(svg("text", { x: LEFT + CW * t + CW / 2, y: 15, "text-anchor": "middle", "font-size": 12, "font-weight": t < step ? "bold" : "normal", text: w })));
     tags.forEach((tag, j) => s.append(svg("text", { x: LEFT - 6, y: TOP + CH * j + CH / 2 + 4, "text-anchor": "end", "font-size": 11, text: tag })));
     const onPath = (t, j) => step === T && path[t] === j;

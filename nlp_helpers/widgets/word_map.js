@@ -72,6 +72,7 @@ function render({ model, el }) {
   const trioControls = h("div", { class: "nlpw-controls" }, trio.map((s) => s.root));
   const map = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img", class: "nlpw-drawing", "data-testid": "wm-map" });
   map.style.maxWidth = `${W}px`;
+  legible(map, W);
   const lists = h("div", { class: "nlpw-wm-lists" });
   const legend = h("div", { class: "nlpw-legend" }, names.map((g, n) =>
     h("span", { class: "nlpw-legend-item" }, [h("span", { class: "nlpw-swatch", style: `border-top: 0.6em solid ${GROUP_COLOURS[n]}; width: 0.6em` }), g])));

@@ -145,3 +145,27 @@ def test_conversion_reproduces_the_gguf_model_exactly(tmp_path, capsys):
         ours, theirs = model(ids).logits.numpy(), ref(ids).logits.numpy()
     assert np.isfinite(ours).all()  # assert_allclose would accept NaN == NaN
     np.testing.assert_allclose(ours, theirs, atol=1e-4, rtol=0)
+
+
+def test_forward_with_cache_matches_the_full_forward_pass_without_a_future_warning():
+    # One step on the cache equals re-running the whole sequence (hand-checkable reference: the
+    # model without a cache), and the cache goes under the name the installed transformers takes,
+    # so no FutureWarning (with the machine's path) reaches a page.
+    import warnings
+
+    import torch
+
+    from nlp_helpers.sampling.llm import forward_with_cache
+    from tests.tiny_models import tiny_llama
+
+    model = tiny_llama()
+    ids = torch.tensor([[3, 7, 1, 9]])
+    with torch.no_grad(), warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        _, cache = forward_with_cache(model, ids[:, :3])
+        out, cache = forward_with_cache(model, ids[:, 3:], cache)
+        full = model(ids, use_cache=False).logits
+    assert cache is not None
+    torch.testing.assert_close(out.logits[0, -1], full[0, -1], rtol=1e-4, atol=1e-5)
+    with pytest.raises(TypeError, match="model"):
+        forward_with_cache("not a model", ids)

@@ -303,6 +303,7 @@ def _run_js(widget, actions, tmp_path):
             "key_vectors",
             "scale",
             "qk_decimals",
+            "show_causal",
         )
     }
     return run_widget_js(widget._esm, state, actions, tmp_path)
@@ -345,6 +346,23 @@ def test_js_disables_the_causal_mask_for_cross_attention(tmp_path):
 
 
 # ---- the step-through panel (query and key vectors) ----------------------------------------------
+
+
+def test_js_offers_no_causal_mask_for_an_encoder(tmp_path):
+    # BERT never masks the future: its explorer (show_causal=False) has no causal-mask checkbox.
+    out = _run_js(AttentionExplorer(TOKENS, _weights(3, 3), show_causal=False), [], tmp_path)
+    assert out["attn-causal"]["disabled"] and out["attn-causal"]["hidden_in"]
+    out = _run_js(AttentionExplorer(TOKENS, _weights(3, 3)), [], tmp_path)
+    assert not out["attn-causal"]["disabled"] and not out["attn-causal"]["hidden_in"]
+    with pytest.raises(ValueError, match="show_causal"):
+        AttentionExplorer(TOKENS, _weights(3, 3), causal=True, show_causal=False)
+
+
+def test_js_shows_the_step_through_panel_only_with_query_and_key_vectors(tmp_path):
+    out = _run_js(AttentionExplorer(TOKENS, _weights(3, 3)), [], tmp_path)
+    assert out["attn-step"]["hidden_in"], "weights only: there is no q·k to step through"
+    out = _run_js(_vector_widget(), [], tmp_path)
+    assert not out["attn-step"]["hidden_in"]
 
 
 def worked_example_vectors() -> tuple[np.ndarray, np.ndarray]:

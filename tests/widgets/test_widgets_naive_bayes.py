@@ -104,3 +104,14 @@ def test_javascript_shows_the_same_log_odds_as_python(tmp_path):
 if __name__ == "__main__":
     GOLDEN.write_text(json.dumps(golden_data(), indent=1) + "\n", encoding="utf-8")
     print(f"wrote {GOLDEN}")
+
+
+@pytest.mark.parametrize("text", ["", "   ", "zzqx blorf"])
+def test_javascript_gives_no_verdict_without_a_known_word(tmp_path, text):
+    # An empty sentence (or one of unseen words) used to be called "positive" by the prior alone.
+    w = NaiveBayesExplorer(chapter_model(), SENTENCES[0])
+    state = {k: getattr(w, k) for k in ("ratio_groups", "prior_log_odds", "class_names", "pattern", "text")}
+    out = run_widget_js(w._esm, state, [{"testid": "nb-text", "value": text}], tmp_path)
+    shown = out["nb-logodds"]["text"]
+    assert "the model says" not in shown and "nothing to weigh" in shown
+    assert float(out["nb-logodds"]["attrs"]["data-value"]) == pytest.approx(w.prior_log_odds)

@@ -156,6 +156,21 @@ def test_js_clamps_pair_and_position_when_their_range_shrinks(tmp_path):
     assert out["pe-dim"]["attrs"]["max"] == "1" and out["pe-position"]["attrs"]["max"] == "4"
 
 
+def test_js_readout_of_the_pair_follows_when_d_model_shrinks(tmp_path):
+    # The browser clamps the pair slider itself when its max drops; its readout must follow it
+    # (it used to keep "7 (dims 14, 15)" while the pair was 1).
+    out = _run_js(PositionalEncodingExplorer(50, 16, pair=7), [{"testid": "pe-dmodel", "value": "4"}], tmp_path)
+    text = out["pe-root"]["text"]
+    assert "7 (dims 14, 15)" not in text and "1 (dims 2, 3)" in text
+
+
+def test_js_writes_long_periods_as_whole_numbers(tmp_path):
+    out = _run_js(PositionalEncodingExplorer(50, 128, pair=63), [], tmp_path)
+    text = out["pe-root"]["text"]
+    # 2 pi * 10000 ** (126 / 128) = 54,410 positions, never "5.441e+4"
+    assert "Period 54,410 positions" in text and "e+" not in text
+
+
 # ---- the golden file --------------------------------------------------------------------------
 
 

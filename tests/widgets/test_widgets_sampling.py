@@ -485,3 +485,12 @@ def test_rounding_keeps_the_displayed_numbers(t):
             assert a == b or near_boundary, (t, k, p, a, b)
         bound = 5e-7 / (2 * t) if t else 0.0
         np.testing.assert_allclose(shown["probs"], exact["probs"], rtol=0, atol=bound + 1e-12)
+
+
+def test_js_note_counts_the_bars_the_chart_draws(tmp_path):
+    # 30 shipped tokens: the chart draws 20 bars and gathers the other 10 in its last bar, and the
+    # note says so (it used to say all 30 were "drawn one by one").
+    out = _run_js(make_explorer(), [], tmp_path)
+    text = out["sampling-root"]["text"]
+    assert "the chart draws the 20 most likely one by one and the other 10 in its last bar" in text
+    assert "the 30 most likely are drawn" not in text

@@ -182,3 +182,16 @@ def test_from_model_with_the_cache_equals_whole_rows(tiny_llm):
     np.testing.assert_allclose(w.top_mass, np.round(tree["top_mass"], 3), atol=1.5e-3)
     with pytest.raises(ValueError, match="prompt"):
         SamplingTree.from_model(tiny_llm, _Tokenizer(), "", depth=2, k=2)
+
+
+def test_spaces_are_shown_as_in_the_other_widgets(tmp_path):
+    # "␣" marks a space in every widget of the book (the BPE and next-token explorers), not "·".
+    w = widget(temperature=0.0)
+    out = run_widget_js(w._esm, state(w), [{"testid": "st-draw", "click": True}], tmp_path)
+    assert "␣t" in out["st-text"]["text"] and "·" not in out["st-root"]["text"]
+
+
+def test_the_reader_is_told_how_deep_the_tree_goes_before_reaching_its_end(tmp_path):
+    w = widget()
+    out = run_widget_js(w._esm, state(w), [], tmp_path)
+    assert "computed 3 tokens ahead" in out["st-readout"]["text"]

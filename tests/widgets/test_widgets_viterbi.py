@@ -143,3 +143,16 @@ def test_javascript_trellis_and_path_equal_the_package(tmp_path):
 if __name__ == "__main__":
     GOLDEN.write_text(json.dumps(golden_data(), indent=1) + "\n", encoding="utf-8")
     print(f"wrote {GOLDEN}")
+
+
+def test_javascript_writes_log_zero_as_minus_infinity(tmp_path):
+    # An impossible start, transition or emission (probability 0) has log score −∞, shown as the
+    # attention widget shows it, never as JavaScript's "-Infinity".
+    tags, s0, tr, em = chapter_model()
+    w = ViterbiTrellis(SENTENCE, tags, s0, tr, em)
+    state = {k: getattr(w, k) for k in ("words", "tags", "log_start", "log_trans", "log_emissions", "step")}
+    noun = tags.index("NOUN")  # "my" is never a noun in the corpus: log b(my | NOUN) = −∞
+    out = run_widget_js(w._esm, state, [{"testid": f"vt-cell-0-{noun}", "click": True}], tmp_path)
+    text = out["vt-candidates"]["text"]
+    assert "Infinity" not in out["vt-root"]["text"]
+    assert "−∞" in text, text

@@ -1,0 +1,182 @@
+"""How the pages deliver the chapters, at a laptop's 1280 px and a phone's 390 px.
+
+* Every image keeps its aspect ratio (within 3 %): a plot is never squashed to fit the column.
+* At 1280 px no code cell is wider than its column (notebook code is formatted to 80 characters).
+* On a phone the chapter list (☰) and the page contents open when tapped; at 992 px and wider there is
+  no second header row holding only the search field.
+* Widget text is at least 11 px and widget controls are tap targets of at least 32 px on a phone.
+* No warning, traceback or build-machine path reaches a cell's output.
+* Keyboard: equations are not tab stops, "Search" is in the tab order once, copy buttons have a name.
+* Exercises show their starting point.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .conftest import built_pages
+
+LAPTOP, PHONE = 1280, 390
+MIN_TEXT_PX, MIN_TAP_PX = 11.0, 32.0
+
+ASPECTS_JS = """async () => {
+  const imgs = [...document.querySelectorAll('article.bd-article img')];
+  await Promise.all(imgs.map(i => i.decode().catch(() => null)));
+  // an image drawn with object-fit: contain (the landing page's cards) keeps its aspect inside its box
+  return imgs.filter(i => i.naturalWidth > 0 && i.getClientRects().length > 0
+                          && getComputedStyle(i).objectFit !== 'contain').map(i => {
+    const r = i.getBoundingClientRect();
+    return {src: i.getAttribute('src'), natural: i.naturalWidth / i.naturalHeight, shown: r.width / r.height,
+            width: r.width};
+  });
+}"""
+
+WIDE_CODE_JS = """() => [...document.querySelectorAll('div.cell_input pre, div.nlp-exercise-stub pre')]
+  .filter(p => p.getClientRects().length > 0 && p.scrollWidth > p.clientWidth + 1)
+  .map(p => `${p.scrollWidth} > ${p.clientWidth}: ${p.textContent.split('\\n').sort((a, b) => b.length - a.length)[0].slice(0, 90)}`)"""
+
+WIDGET_TEXT_JS = """(minPx) => {
+  const small = [];
+  for (const root of document.querySelectorAll('.nlpw')) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || !el || el.getClientRects().length === 0) continue;
+      if (el.closest('.nlpw-sr-only, details:not([open]) > :not(summary), [hidden], title, desc')) continue;
+      let px = parseFloat(getComputedStyle(el).fontSize);
+      if (el instanceof SVGElement) {
+        const m = el.getScreenCTM();
+        if (!m) continue;
+        px *= Math.hypot(m.a, m.b);
+      }
+      if (px < minPx - 0.05) small.push(`${px.toFixed(1)} px: "${n.textContent.trim().slice(0, 30)}" in ${root.className}`);
+    }
+  }
+  return small;
+}"""
+
+TAP_TARGETS_JS = """(minPx) => [...document.querySelectorAll(
+    '.nlpw button, .nlpw select, .nlpw input[type=range], .nlpw [role=button]')]
+  .filter(e => e.getClientRects().length > 0 && !e.closest('details:not([open]) > :not(summary)'))
+  .map(e => ({e, r: e.getBoundingClientRect()}))
+  .filter(({r}) => r.height < minPx - 0.5 || (r.width < minPx - 0.5))
+  .map(({e, r}) => {
+    const name = (e.textContent || e.getAttribute('aria-label') || '').trim().slice(0, 30);
+    return `${e.tagName.toLowerCase()} ${Math.round(r.width)}x${Math.round(r.height)} "${name}" in ${e.closest('.nlpw').className}`;
+  })"""
+
+OUTPUT_TEXT_JS = """() => [...document.querySelectorAll('div.cell_output')].map(o => o.innerText)"""
+WARNING_IN_OUTPUT = re.compile(
+    r"\b\w*Warning:|Traceback \(most recent call last\)|/work/|/home/|/tmp/|site-packages|ipykernel_\d+"
+)
+
+
+@pytest.mark.parametrize("width", [LAPTOP, PHONE])
+@pytest.mark.parametrize("rel", built_pages())
+def test_every_image_keeps_its_aspect_ratio(open_page, rel, width):
+    page, _ = open_page(rel, width=width)
+    bad = [
+        f"{img['src']}: shown {img['shown']:.2f}, drawn {img['natural']:.2f} ({img['width']:.0f} px wide)"
+        for img in page.evaluate(ASPECTS_JS)
+        if abs(img["shown"] / img["natural"] - 1) > 0.03
+    ]
+    assert not bad, f"{rel} at {width} px distorts {len(bad)} image(s): {bad[:5]}"
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_no_code_cell_is_wider_than_its_column_on_a_laptop(open_page, rel):
+    page, _ = open_page(rel, width=LAPTOP)
+    wide = page.evaluate(WIDE_CODE_JS)
+    assert not wide, f"{rel}: {len(wide)} code cell(s) need sideways scrolling at {LAPTOP} px: {wide[:3]}"
+
+
+@pytest.mark.parametrize("rel", built_pages()[:3])
+def test_the_phone_menu_opens_the_chapter_list_and_the_page_contents(open_page, rel):
+    page, _ = open_page(rel, width=PHONE)
+    chapters = page.locator(".bd-sidebar-primary nav.bd-docs-nav a.reference").first
+    toggle = page.locator("button.primary-toggle:visible")
+    assert toggle.count() == 1, "one visible ☰ button on a phone"
+    assert not chapters.is_visible()
+    toggle.tap()
+    page.wait_for_timeout(500)
+    assert chapters.is_visible(), "tapping ☰ did not open the chapter list"
+    page.keyboard.press("Escape")
+    page.wait_for_timeout(400)
+    assert not chapters.is_visible(), "Escape did not close the chapter list"
+    if page.locator("button.secondary-toggle:visible").count():
+        contents = page.locator(".bd-sidebar-secondary nav a.nav-link").first
+        page.locator("button.secondary-toggle:visible").tap()
+        page.wait_for_timeout(500)
+        assert contents.is_visible(), "tapping the page-contents button did not open the contents"
+
+
+@pytest.mark.parametrize("width", [992, LAPTOP])
+def test_no_second_header_row_with_only_search(open_page, width):
+    page, _ = open_page(built_pages()[0], width=width)
+    header = page.locator("header.bd-header")
+    height = header.evaluate("h => h.getBoundingClientRect().height") if header.count() else 0
+    assert height < 1, f"pydata-sphinx-theme's header row is drawn ({height:.0f} px tall) at {width} px"
+    # and the hidden duplicates of the book theme's buttons, which took their click handlers, are gone
+    assert page.locator("button.primary-toggle").count() == 1
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_widget_text_and_tap_targets_on_a_phone(open_page, rel):
+    page, _ = open_page(rel, width=PHONE)
+    if page.locator(".nlpw").count() == 0:
+        pytest.skip(f"{rel} has no widget")
+    small = page.evaluate(WIDGET_TEXT_JS, MIN_TEXT_PX)
+    assert not small, f"{rel}: {len(small)} widget text(s) under {MIN_TEXT_PX} px at {PHONE} px: {small[:5]}"
+    tiny = page.evaluate(TAP_TARGETS_JS, MIN_TAP_PX)
+    assert not tiny, f"{rel}: {len(tiny)} control(s) smaller than {MIN_TAP_PX} px at {PHONE} px: {tiny[:5]}"
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_no_warning_or_machine_path_in_outputs(open_page, rel):
+    page, _ = open_page(rel)
+    found = [m.group(0) for text in page.evaluate(OUTPUT_TEXT_JS) for m in [WARNING_IN_OUTPUT.search(text)] if m]
+    assert not found, f"{rel} shows build output to the reader: {found[:5]}"
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_keyboard_tab_order(open_page, rel):
+    page, _ = open_page(rel)
+    # Only an equation wider than the column (it scrolls in its own box) is a tab stop, so that a
+    # keyboard reader can scroll it.
+    tab_math = page.evaluate(
+        """() => [...document.querySelectorAll('mjx-container')]
+            .filter(m => m.tabIndex >= 0 && !(m.scrollWidth > m.clientWidth + 1)).length"""
+    )
+    assert tab_math == 0, f"{rel}: {tab_math} equations that fit the column are tab stops"
+    # the theme shows its search button once its script has run (class pst-js-only)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.search-button-field')].some(b => b.getClientRects().length)"
+    )
+    searches = page.evaluate(
+        """() => [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
+            .filter(e => e.tabIndex >= 0 && !e.disabled && e.getClientRects().length > 0
+                    && getComputedStyle(e).visibility !== 'hidden')
+            .filter(e => e.closest('.bd-header-article, .bd-sidebar-primary, .bd-header, .bd-sidebar-secondary'))
+            .filter(e => /^search(\\s|$)/i.test((e.getAttribute('aria-label') || e.textContent || '').trim()))
+            .map(e => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} in ${e.parentElement.className}`)"""
+    )
+    assert len(searches) == 1, f"{rel}: 'Search' is {len(searches)} times in the tab order: {searches}"
+    page.wait_for_function(
+        "() => document.querySelectorAll('button.copybtn').length > 0 || !document.querySelector('div.cell_input pre')"
+    )
+    unnamed = page.locator("button.copybtn:not([aria-label])").count()
+    assert unnamed == 0, f"{rel}: {unnamed} copy buttons have no accessible name"
+
+
+@pytest.mark.parametrize("rel", [p for p in built_pages() if not p.startswith(("book/intro", "book/appendix"))])
+def test_every_exercise_shows_its_starting_point(open_page, rel):
+    page, _ = open_page(rel)
+    n_exercises = page.locator(".exercise").count()
+    stubs = page.locator("div.nlp-exercise-stub pre")
+    assert stubs.count() == n_exercises, f"{rel}: {n_exercises} exercises, {stubs.count()} starting points"
+    assert all("def " in t or "=" in t for t in stubs.all_inner_texts())
+    notes = page.locator("pre.nlp-wrap")
+    if notes.count():
+        assert notes.first.evaluate("p => p.scrollWidth <= p.clientWidth + 1"), "the checker's note does not wrap"
