@@ -10,17 +10,14 @@ and the same offline renderer, ``book/_static/nlp-widgets.js``, as the book's pa
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
 import re
-import socketserver
-import threading
 
 import pytest
 from ipywidgets.embed import dependency_state, embed_data
 
 from .conftest import BUILD, ROOT, built_pages
+from .widgets import serve_static_page
 
 PHONE = 390
 MIN_TAP = 32
@@ -181,18 +178,8 @@ def fixture_url(tmp_path_factory):
 <script src="_static/nlp-widgets.js" defer></script>
 <script type="application/vnd.jupyter.widget-state+json">{script_json(data["manager_state"])}</script>
 </head><body><main><h1>Quick checks</h1>{views}</main></body></html>"""
-    site = tmp_path_factory.mktemp("quick-check")
-    (site / "_static").symlink_to(ROOT / "book" / "_static", target_is_directory=True)
-    (site / "index.html").write_text(html, encoding="utf-8")
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site))) as srv:
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        yield f"http://127.0.0.1:{srv.server_address[1]}/index.html"
-        srv.shutdown()
+    with serve_static_page(tmp_path_factory.mktemp("quick-check"), html, ROOT / "book" / "_static") as url:
+        yield url
 
 
 @pytest.mark.parametrize(("width", "scheme"), [(1280, "light"), (PHONE, "light"), (PHONE, "dark")])

@@ -4,15 +4,12 @@ through a real dynamic ``import()``. Both must draw, and two views of one model 
 
 from __future__ import annotations
 
-import functools
-import http.server
 import json
-import socketserver
-import threading
 
 import pytest
 
 from .conftest import ROOT
+from .widgets import serve_static_page
 
 PLAIN = """export function label(x) { return `plain ${x}`; }
 export default { render({ model, el }) {
@@ -46,18 +43,8 @@ def renderer_page_url(tmp_path_factory):
 <script src="_static/nlp-widgets.js" defer></script>
 <script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>
 </head><body>{views}</body></html>"""
-    site = tmp_path_factory.mktemp("renderer")
-    (site / "_static").symlink_to(ROOT / "book" / "_static", target_is_directory=True)
-    (site / "index.html").write_text(html, encoding="utf-8")
-
-    class Quiet(http.server.SimpleHTTPRequestHandler):
-        def log_message(self, *args):
-            pass
-
-    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site))) as srv:
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        yield f"http://127.0.0.1:{srv.server_address[1]}/index.html"
-        srv.shutdown()
+    with serve_static_page(tmp_path_factory.mktemp("renderer"), html, ROOT / "book" / "_static") as url:
+        yield url
 
 
 def test_plain_and_real_modules_both_draw(browser, renderer_page_url):

@@ -2,10 +2,35 @@
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import json
+import socketserver
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+
+
+@contextlib.contextmanager
+def serve_static_page(site: Path, html: str, static: Path) -> Iterator[str]:
+    """Write ``html`` as ``site/index.html`` beside a link to the book's ``_static`` folder and serve it on
+    localhost; yields the page's URL (for tests of the widget renderer on a page they build themselves)."""
+    (site / "_static").symlink_to(static, target_is_directory=True)
+    (site / "index.html").write_text(html, encoding="utf-8")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            pass
+
+    with socketserver.ThreadingTCPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site))) as srv:
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        try:
+            yield f"http://127.0.0.1:{srv.server_address[1]}/index.html"
+        finally:
+            srv.shutdown()
 
 
 def golden(name: str) -> dict:
