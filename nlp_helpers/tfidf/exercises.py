@@ -3,7 +3,7 @@
 Each ``check_*`` calls the student's function on the chapter's examples, compares
 it with :mod:`nlp_helpers.tfidf` (or with hand-worked values and Jurafsky & Martin's example) and
 tries the edge cases students forget. The student's function always gets copies of the inputs
-(:func:`~nlp_helpers.tfidf.exercise_calls.checked_call`). The BM25+ checker is in ``exercises_bm25``.
+(the shared `Checker.call` guards every call). The BM25+ checker is in ``exercises_bm25``.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.tfidf.bag_of_words import one_hot
 from nlp_helpers.tfidf.cooccurrence import cooccurrence_matrix, pmi
 from nlp_helpers.tfidf.evaluation import mean_precision_at_k
-from nlp_helpers.tfidf.exercise_calls import checked_call
 from nlp_helpers.tfidf.similarity import cosine_similarity
 from nlp_helpers.tfidf.weighting import TfIdf
 
@@ -69,7 +68,7 @@ def check_bag_of_words_vector(bag_of_words_vector: Callable) -> CheckResult:
     with Checker("Bag of words with UNK") as ex:
         vocab = ["restaurants", "church", "many", "<unk>"]
         tokens = SEED_TOKENS[0]
-        got = checked_call(ex, bag_of_words_vector, tokens, vocab, names=BOW_ARGS)
+        got = ex.call(bag_of_words_vector, tokens, vocab)
         want = one_hot(tokens, vocab, unk="<unk>").sum(axis=0)
         ex.expect_close(
             got,
@@ -81,21 +80,21 @@ def check_bag_of_words_vector(bag_of_words_vector: Callable) -> CheckResult:
             float(np.sum(got)) == len(tokens),
             "the counts should add up to the number of tokens: every token lands in exactly one slot.",
         )
-        got = checked_call(ex, bag_of_words_vector, ["church", "church"], vocab, names=BOW_ARGS)
+        got = ex.call(bag_of_words_vector, ["church", "church"], vocab)
         ex.expect_close(
             got,
             [0, 2, 0, 0],
             what="bag_of_words_vector(['church', 'church'], ...)",
             hint="A repeated word is counted twice.",
         )
-        got = checked_call(ex, bag_of_words_vector, ["<unk>", "zebra", "many"], vocab, names=BOW_ARGS)
+        got = ex.call(bag_of_words_vector, ["<unk>", "zebra", "many"], vocab)
         ex.expect_close(
             got,
             [0, 0, 1, 2],
             what="bag_of_words_vector(['<unk>', 'zebra', 'many'], ...)",
             hint="Every token that is not one of the first len(vocabulary) - 1 entries goes to the last slot.",
         )
-        got = checked_call(ex, bag_of_words_vector, [], vocab, names=BOW_ARGS)
+        got = ex.call(bag_of_words_vector, [], vocab)
         ex.expect_close(
             got,
             [0, 0, 0, 0],
@@ -114,20 +113,20 @@ def check_cosine(cosine: Callable) -> CheckResult:
             (digital, information, "digital, information"),
         ]:
             ex.expect_close(
-                checked_call(ex, cosine, a, b, names=("u", "v")),
+                ex.call(cosine, a, b),
                 cosine_similarity(a, b),
                 what=f"cosine({name})",
                 rtol=1e-9,
                 hint="Divide the dot product by the product of the two vector lengths.",
             )
         ex.expect_close(
-            checked_call(ex, cosine, [1, 2, 3], [10, 20, 30]),
+            ex.call(cosine, [1, 2, 3], [10, 20, 30]),
             1.0,
             what="cosine([1,2,3], [10,20,30])",
             hint="Cosine ignores length: a vector and its multiple point the same way.",
         )
         ex.expect_close(
-            checked_call(ex, cosine, [1, 0], [0, 5]),
+            ex.call(cosine, [1, 0], [0, 5]),
             0.0,
             what="cosine of orthogonal vectors",
             hint="No shared dimension: 0.",
@@ -147,7 +146,7 @@ def check_window_counts(window_counts: Callable) -> CheckResult:
     """``window_counts(tokens, window)``: dict (w, c) -> times c is within ``window`` positions of w."""
     with Checker("Co-occurrence counts in a window") as ex:
         for tokens, window in [(SEED_TOKENS[3], 2), (SEED_TOKENS[1], 3), ("a rose is a rose is a rose".split(), 2)]:
-            got = checked_call(ex, window_counts, tokens, window, names=("tokens", "window"))
+            got = ex.call(window_counts, tokens, window)
             ex.expect(isinstance(got, dict), f"window_counts should return a dict, got {type(got).__name__}.")
             matrix, vocab = cooccurrence_matrix(tokens, window)
             coo = matrix.tocoo()
@@ -165,7 +164,7 @@ def check_window_counts(window_counts: Callable) -> CheckResult:
                     + "look at the positions j with 1 <= |i - j| <= window on both sides of i, and count "
                     "(tokens[i], tokens[j]) once per position pair."
                 )
-        got = checked_call(ex, window_counts, ["to", "be"], 5)
+        got = ex.call(window_counts, ["to", "be"], 5)
         ex.expect(
             dict(Counter({k: v for k, v in got.items() if v})) == {("to", "be"): 1, ("be", "to"): 1},
             "window_counts(['to', 'be'], 5) should be {('to','be'): 1, ('be','to'): 1}: "
@@ -228,7 +227,7 @@ def check_search_precision_at_k(search_precision_at_k: Callable) -> CheckResult:
         docs, queries, relevant = SEARCH_DOCS, SEARCH_QUERIES, SEARCH_RELEVANT
         values = {}
         for k in (1, 2, 3):
-            got = checked_call(ex, search_precision_at_k, docs, queries, relevant, k, names=SEARCH_ARGS)
+            got = ex.call(search_precision_at_k, docs, queries, relevant, k)
             try:
                 values[k] = float(got)
             except (TypeError, ValueError):
@@ -259,13 +258,13 @@ def check_search_precision_at_k(search_precision_at_k: Callable) -> CheckResult:
             )
         ties = [["a", "b"], ["c"], ["c"]]
         ex.expect_close(
-            checked_call(ex, search_precision_at_k, ties, [["c"]], [{1}], 1, names=SEARCH_ARGS),
+            ex.call(search_precision_at_k, ties, [["c"]], [{1}], 1),
             1.0,
             what="search_precision_at_k([['a','b'], ['c'], ['c']], [['c']], [{1}], k=1)",
             hint="Documents 1 and 2 tie; a tie is broken by the lower index, so document 1 comes first "
             "(np.argsort(-scores, kind='stable') does this).",
         )
-        got = checked_call(ex, search_precision_at_k, docs, [["zebra"]], [{2}], 1, names=SEARCH_ARGS)
+        got = ex.call(search_precision_at_k, docs, [["zebra"]], [{2}], 1)
         ex.expect(
             got is not None and np.isfinite(float(got)) and math.isclose(float(got), 0.0, abs_tol=1e-12),
             f"a query with no known word should give P@1 = 0 (its vector is zero, so every cosine is 0 and the "
@@ -305,7 +304,7 @@ BY_HAND_MISTAKES = [
 def check_weights_by_hand(weights_d2: Callable) -> CheckResult:
     """``weights_d2()``: dict term -> TF-IDF of d2's terms (raw TF, log10 IDF, no normalisation)."""
     with Checker("TF-IDF by hand") as ex:
-        got = checked_call(ex, weights_d2)
+        got = ex.call(weights_d2)
         want = _by_hand()
         ex.expect(isinstance(got, dict), f"weights_d2() should return a dict term -> weight, got {type(got).__name__}.")
         keys = set(got)
@@ -357,7 +356,7 @@ def check_shifted_ppmi(shifted_ppmi: Callable) -> CheckResult:
     with Checker("Shifted PPMI") as ex:
         for counts, k in [(JM_COUNTS, 1), (JM_COUNTS, 5), ([[3, 0, 1], [0, 2, 2]], 2)]:
             arg = np.array(counts, dtype=float)
-            got = checked_call(ex, shifted_ppmi, arg, k, names=("counts", "k"))
+            got = ex.call(shifted_ppmi, arg, k)
             try:
                 g = np.asarray(got, dtype=float)
             except (TypeError, ValueError):

@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.tfidf.evaluation import average_precision, precision_at_k
-from nlp_helpers.tfidf.exercise_calls import checked_call
 
 __all__ = ["check_ppmi_by_hand", "check_retrieval_by_hand"]
 
@@ -39,7 +38,7 @@ def _close(a: float, b: float) -> bool:
 def check_retrieval_by_hand(by_hand_retrieval: Callable) -> CheckResult:
     """``by_hand_retrieval()`` -> (P@5, AP) for the exercise's ranking."""
     with Checker("Precision and average precision by hand") as ex:
-        p5, ap = _pair(ex, checked_call(ex, by_hand_retrieval), "by_hand_retrieval()")
+        p5, ap = _pair(ex, ex.call(by_hand_retrieval), "by_hand_retrieval()")
         want_p5, want_ap = precision_at_k(RANKING, RELEVANT, 5), average_precision(RANKING, RELEVANT)
         found = [k for k, d in enumerate(RANKING, start=1) if d in RELEVANT]
         if not _close(p5, want_p5):
@@ -72,7 +71,7 @@ def _ppmi(together: int, row: int, col: int, total: int = 200, log: Callable[[fl
 def check_ppmi_by_hand(by_hand_ppmi: Callable) -> CheckResult:
     """``by_hand_ppmi()`` -> (PPMI(w, c), PPMI(w, c2)) in bits for the exercise's counts."""
     with Checker("PPMI by hand") as ex:
-        a, b = _pair(ex, checked_call(ex, by_hand_ppmi), "by_hand_ppmi()")
+        a, b = _pair(ex, ex.call(by_hand_ppmi), "by_hand_ppmi()")
         want = (max(_ppmi(6, 20, 30), 0.0), max(_ppmi(1, 20, 60), 0.0))
         right = _close(a, want[0]) and _close(b, want[1])
         if not right and _close(a, _ppmi(6, 20, 30, log=math.log)):

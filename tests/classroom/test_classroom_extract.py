@@ -83,3 +83,13 @@ def test_screen_lets_ordinary_code_through(source):
 def test_blocked_code_is_reported_not_returned():
     got = extract(["def f(x):\n    import gc\n    return gc.get_objects()"], ["f"])
     assert "f" not in got.code and "`gc`" in got.blocked["f"]
+
+
+def test_a_by_hand_answer_is_taken_as_its_assignment():
+    cells = ["first_merges = ...  # your answer", 'first_merges = [("u", "g"), ("u", "n")]\nprint(first_merges)']
+    got = extract(cells, ["first_merges"])
+    assert not got.missing
+    namespace: dict = {}
+    exec(got.code["first_merges"], namespace)  # noqa: S102 - the test's own code
+    assert namespace["first_merges"] == [("u", "g"), ("u", "n")]
+    assert "print" not in got.code["first_merges"]

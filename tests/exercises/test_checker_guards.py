@@ -172,3 +172,15 @@ def test_try_call_returns_the_exception_and_values_that_print_alike_are_shown_wi
     with Checker("close") as ex:
         ex.expect_close(np.array([1.31760001, 2.0]), [1.31761234, 2.0], what="x", rtol=0, atol=1e-9)
     assert "1.31761234" in ex.result.message and "1.31760001" in ex.result.message
+
+
+def test_plain_data_is_what_the_guard_copies() -> None:
+    from nlp_helpers.exercises.guard import is_plain_data
+
+    assert is_plain_data([1, 2.5, "a", (None, {"k": {3}})]) and is_plain_data(np.zeros(3))
+    assert not is_plain_data([object()]) and not is_plain_data({"f": len})
+
+
+def test_the_errors_say_what_happened() -> None:
+    assert "cap" in str(CheckerError("over the cap")) and isinstance(CheckerError("x"), RuntimeError)
+    assert isinstance(TimeUp(), BaseException) and not isinstance(TimeUp(), Exception)

@@ -134,7 +134,7 @@ def main() -> int:
                 namespace = {"__name__": "__submission__"}
                 exec(codes[fn_name], namespace)  # noqa: S102 - screened, extracted student code
                 fn = namespace[fn_name]
-                result = checkers[fn_name](_guarded(fn))
+                result = checkers[fn_name](_guarded(fn) if callable(fn) else fn)  # a value: a by-hand answer
             finally:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             if type(result) is not genuine_result or result.status not in STATUSES:
