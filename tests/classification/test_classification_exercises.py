@@ -122,8 +122,40 @@ def approximate_randomization(gold, pred_a, pred_b, n_samples=10_000, seed=0):
     return count / n_samples
 
 
+def f_beta_weighted_harmonic(precision, recall, beta=1.0):
+    # F as a weighted harmonic mean: 1 / (alpha / P + (1 - alpha) / R), alpha = 1 / (1 + beta^2)
+    if precision == 0 or recall == 0:
+        return 0.0
+    alpha = 1 / (1 + beta * beta)
+    return 1 / (alpha / precision + (1 - alpha) / recall)
+
+
+def compare_feature_sets_lists(train_docs, train_labels, test_docs, test_labels, transform, n_samples=10_000, seed=0):
+    transformed = NaiveBayes().fit(list(map(transform, train_docs)), train_labels)
+    plain = NaiveBayes().fit(train_docs, train_labels)
+    pred_a = list(transformed.predict(list(map(transform, test_docs))))
+    pred_b = list(plain.predict(test_docs))
+    n = len(test_labels)
+    return {
+        "acc_a": sum(p == g for p, g in zip(pred_a, test_labels)) / n,
+        "acc_b": sum(p == g for p, g in zip(pred_b, test_labels)) / n,
+        "p_value": float(paired_bootstrap(list(test_labels), pred_a, pred_b, n_samples=n_samples, rng=seed)),
+    }
+
+
+def approximate_randomization_vectorised(gold, pred_a, pred_b, n_samples=10_000, seed=0):
+    right_a = np.equal(pred_a, gold).astype(float)
+    right_b = np.equal(pred_b, gold).astype(float)
+    swaps = np.random.default_rng(seed).random((n_samples, len(right_a))) < 0.5  # same draws as one row at a time
+    deltas = np.where(swaps, right_b - right_a, right_a - right_b).mean(axis=1)
+    return float(np.mean(deltas >= right_a.mean() - right_b.mean() - 1e-12))
+
+
 CASES = [
     (check_f_beta, f_beta),
+    (check_f_beta, f_beta_weighted_harmonic),
+    (check_compare_feature_sets, compare_feature_sets_lists),
+    (check_approximate_randomization, approximate_randomization_vectorised),
     (check_macro_micro_f1, macro_micro_f1),
     (check_macro_micro_f1, macro_micro_f1_loops),
     (check_binary_likelihoods, binary_likelihoods),
