@@ -186,9 +186,29 @@ def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
         i = words.index(word)
         shown = root.locator("[data-testid='wm-neighbours']").get_attribute("data-words").split()
         assert shown == top(unit[i], {i}, k), word
+    # The query and its neighbours are labelled on the map, and no two labels overlap as the browser draws them.
+    labels = root.locator("[data-testid='wm-labels'] text")
+    shown_labels = labels.evaluate_all("ts => ts.map(t => t.textContent)")
+    assert {"paris", *shown} <= set(shown_labels)
+    boxes = labels.evaluate_all(
+        "ts => ts.map(t => { const b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; })"
+    )
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:  # glyph boxes include the font's line gap: allow 2 px
+            assert not (a[0] + 2 < b[2] and b[0] + 2 < a[2] and a[1] + 2 < b[3] and b[1] + 2 < a[3]), (a, b)
     # Clicking a dot on the map selects that word.
     root.locator("[data-testid='wm-map'] circle[data-word='january']").click()
     assert root.locator("[data-testid='wm-word']").input_value() == "january"
+    # Keyboard: one tab stop on the selected word's dot; the arrow keys move across the map, Enter selects.
+    stop = root.locator("[data-testid='wm-map'] circle[tabindex='0']")
+    assert stop.count() == 1 and stop.get_attribute("data-word") == "january"
+    stop.focus()
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate("() => document.activeElement.getAttribute('data-word')")
+    assert moved not in (None, "january")
+    page.keyboard.press("Enter")
+    assert root.locator("[data-testid='wm-word']").input_value() == moved
+    assert page.evaluate("() => document.activeElement.getAttribute('data-word')") == moved
     apply_controls(root, [{"testid": "wm-mode", "value": "analogy"}])
     # the analogy the page opens on (its a, b, c pickers)
     a, b, c = (words.index(root.locator(f"[data-testid='wm-{n}']").input_value()) for n in "abc")
