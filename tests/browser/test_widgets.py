@@ -274,8 +274,22 @@ def test_ngram_generator_steps_through_a_sample_with_the_models_probabilities(op
     root.locator("[data-testid='ng-next']").focus()
     page.keyboard.press("Enter")
     assert step.input_value() == "1"
-    root.locator("[data-testid='ng-new']").click()
-    assert step.input_value() == "0" and root.locator("[data-testid='ng-seed']").input_value() == "1"
+    # "New sentence" draws a new sentence in the page each time, a path through the shipped table of the model
+    # (whose probabilities the unit tests check against the model's).
+    order = int(root.locator("[data-testid='ng-order']").input_value())
+    table, ids = state["tables"][str(order)], {w: i for i, w in enumerate(state["vocab"])}
+    sentences = []
+    for _ in range(10):
+        root.locator("[data-testid='ng-new']").click()
+        assert step.input_value() == "0"
+        assert root.locator("[data-testid='ng-seed']").input_value() == str(len(state["seeds"]))
+        sentences.append(root.locator("[data-testid='ng-sentence']").get_attribute("data-sentence"))
+    assert len(set(sentences)) >= 5, sentences
+    for sentence in sentences:
+        ctx = [0] * (order - 1)
+        for word in sentence.split():
+            assert ids[word] in table[" ".join(map(str, ctx))][0], (sentence, word)
+            ctx = (ctx + [ids[word]])[1:] if order > 1 else []
     # it scales to a phone: no sideways scrolling of the widget in a 390 px column
     assert root.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
 
