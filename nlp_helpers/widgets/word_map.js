@@ -29,6 +29,7 @@ function textWidth(text, size, bold) {
   return em * size * (bold ? 1.08 : 1) + 2;
 }
 
+const GAP = 3; // px kept free between two labels: real glyph widths differ from the estimate by a little
 const W = 560;
 const H = 380;
 const PAD = 28;
@@ -106,7 +107,7 @@ function render({ model, el }) {
   function placeLabels(order, bold) {
     const boxes = [];
     const free = (b) => b[0] >= 0 && b[2] <= W && b[1] >= 0 && b[3] <= H &&
-      boxes.every((o) => b[2] <= o[0] || o[2] <= b[0] || b[3] <= o[1] || o[3] <= b[1]);
+      boxes.every((o) => b[2] + GAP <= o[0] || o[2] + GAP <= b[0] || b[3] + GAP <= o[1] || o[3] + GAP <= b[1]);
     const group = svg("g", { "data-testid": "wm-labels", "aria-hidden": "true" });
     const placed = [];
     for (const i of order) {
