@@ -106,8 +106,11 @@ function render({ model, el }) {
   // stays on the map and overlaps no label placed before it; a label with no free position is skipped.
   function placeLabels(order, bold) {
     const boxes = [];
-    const free = (b) => b[0] >= 0 && b[2] <= W && b[1] >= 0 && b[3] <= H &&
-      boxes.every((o) => b[2] + GAP <= o[0] || o[2] + GAP <= b[0] || b[3] + GAP <= o[1] || o[3] + GAP <= b[1]);
+    const apart = (b, o, gap) => b[2] + gap <= o[0] || o[2] + gap <= b[0] || b[3] + gap <= o[1] || o[3] + gap <= b[1];
+    // the other dots are obstacles for the labels of the other words (the listed words' labels may cover one)
+    const dots = words.map((_, j) => { const [x, y] = at(proj(j)); return [j, [x - 4, y - 4, x + 4, y + 4]]; });
+    const free = (b, i, avoidDots) => b[0] >= 0 && b[2] <= W && b[1] >= 0 && b[3] <= H &&
+      boxes.every((o) => apart(b, o, GAP)) && (!avoidDots || dots.every(([j, d]) => j === i || apart(b, d, 0)));
     const group = svg("g", { "data-testid": "wm-labels", "aria-hidden": "true" });
     const placed = [];
     for (const i of order) {
@@ -118,11 +121,13 @@ function render({ model, el }) {
       // [dx, dy] of the box's corner nearest the dot, and which way the box grows
       const spots = [[6, -5, 1, -1], [6, 5, 1, 1], [-6, -5, -1, -1], [-6, 5, -1, 1], [0, -8, 0, -1], [0, 8, 0, 1],
         [10, -12, 1, -1], [-10, -12, -1, -1], [10, 12, 1, 1], [-10, 12, -1, 1]];
-      for (const [dx, dy, gx, gy] of spots) {
+      const far = [[14, -22, 1, -1], [-14, -22, -1, -1], [14, 22, 1, 1], [-14, 22, -1, 1], [0, -26, 0, -1], [0, 26, 0, 1]];
+      const tries = labelled.has(i) ? [...spots, ...far].map((s) => [...s, false]) : spots.map((s) => [...s, true]);
+      for (const [dx, dy, gx, gy, avoidDots] of tries) {
         const left = gx > 0 ? x + dx : gx < 0 ? x + dx - wide : x - wide / 2;
         const top = gy < 0 ? y + dy - size : y + dy;
         const box = [left, top, left + wide, top + size];
-        if (!free(box)) continue;
+        if (!free(box, i, avoidDots)) continue;
         boxes.push(box);
         placed.push(words[i]);
         group.append(svg("text", {
