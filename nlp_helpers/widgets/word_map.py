@@ -13,6 +13,11 @@ on the static page with no kernel. Two modes:
   from *c*: the projection is linear, so the parallelogram on the map is the projection of the real one.
 
 The map distorts distances (two of 50 dimensions); the lists do not, and the widget says so.
+
+The query words and the listed words are labelled on the map (``wm-labels``), then as many other words as
+fit: a greedy placement tries positions around each dot, most important label first, and skips a label
+that would overlap one already placed. The dots are buttons reachable by keyboard with one tab stop (the
+selected word's dot): the arrow keys move across the map from left to right, Enter or Space selects.
 """
 
 from __future__ import annotations
