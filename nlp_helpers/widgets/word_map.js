@@ -111,7 +111,7 @@ function render({ model, el }) {
     const dots = words.map((_, j) => { const [x, y] = at(proj(j)); return [j, [x - 4, y - 4, x + 4, y + 4]]; });
     const free = (b, i, avoidDots) => b[0] >= 0 && b[2] <= W && b[1] >= 0 && b[3] <= H &&
       boxes.every((o) => apart(b, o, GAP)) && (!avoidDots || dots.every(([j, d]) => j === i || apart(b, d, 0)));
-    const group = svg("g", { "data-testid": "wm-labels", "aria-hidden": "true" });
+    const group = svg("g", { "data-testid": "wm-labels", "aria-hidden": "true", "pointer-events": "none" });
     const placed = [];
     for (const i of order) {
       const strong = bold.has(i);
@@ -146,13 +146,15 @@ function render({ model, el }) {
   // dot, the arrow keys move left and right across the map, Enter or Space selects the focused word.
   let focusWord = null;
   function focusDot(word) {
-    const node = map.querySelector ? [...map.querySelectorAll("circle")].find((c) => c.getAttribute("data-word") === word) : null;
+    const targets = [...map.querySelectorAll("g")];
+    const node = [...targets].find((g) => g.getAttribute("role") === "button" && g.getAttribute("data-word") === word);
     if (!node) return;
-    for (const c of map.querySelectorAll("circle")) if (c.getAttribute("tabindex") !== null) c.setAttribute("tabindex", "-1");
+    for (const g of targets) if (g.getAttribute("role") === "button") g.setAttribute("tabindex", "-1");
     node.setAttribute("tabindex", "0");
     focusWord = word;
     if (typeof node.focus === "function") node.focus();
   }
+
   function choose(word) {
     if (model.get("mode") === "analogy") return;
     pick.input.value = word;
@@ -199,26 +201,36 @@ function render({ model, el }) {
     }
     const home = analogy ? words[[...labelled.keys()][0]] : model.get("word");
     const current = focusWord !== null && words.includes(focusWord) ? focusWord : home;
+    // Each word is a button: a transparent 32 px target (a comfortable tap on a phone) under its dot. The
+    // targets come first and the dots on top, so a tap on a dot always picks that dot's word.
+    const dotsLayer = [];
     for (const i of byX) {
       const [x, y] = at(proj(i));
-      const dotNode = svg("circle", {
-        cx: x, cy: y, r: labelled.get(i) !== undefined ? 5 : 3.5, fill: colour(i), class: "nlpw-wm-dot", "data-word": words[i], "data-testid": `wm-dot-${i}`,
+      const target = svg("g", {
+        class: "nlpw-wm-target", "data-word": words[i], "data-testid": `wm-dot-${i}`,
         tabindex: words[i] === current ? "0" : "-1", role: "button",
         "aria-label": analogy ? words[i] : `${words[i]}: show its nearest neighbours`,
         "aria-pressed": String(!analogy && words[i] === model.get("word")),
       });
-      dotNode.append(svg("title", { text: words[i] }));
-      dotNode.addEventListener("click", () => choose(words[i]));
-      dotNode.addEventListener("focus", () => { focusWord = words[i]; hint.textContent = `Focused: ${words[i]}`; });
-      dotNode.addEventListener("keydown", (ev) => {
+      target.append(svg("circle", { cx: x, cy: y, r: 16, fill: "transparent" }), svg("title", { text: words[i] }));
+      target.addEventListener("click", () => choose(words[i]));
+      target.addEventListener("focus", () => { focusWord = words[i]; hint.textContent = `Focused: ${words[i]}`; });
+      target.addEventListener("keydown", (ev) => {
         const at_ = byX.indexOf(i);
         const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
         if (step !== undefined) { ev.preventDefault(); focusDot(words[byX[(at_ + step + byX.length) % byX.length]]); }
         else if (ev.key === "Home" || ev.key === "End") { ev.preventDefault(); focusDot(words[byX[ev.key === "Home" ? 0 : byX.length - 1]]); }
         else if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(words[i]); focusDot(words[i]); }
       });
-      map.append(dotNode);
+      map.append(target);
+      const dotNode = svg("circle", {
+        cx: x, cy: y, r: labelled.get(i) !== undefined ? 5 : 3.5, fill: colour(i), class: "nlpw-wm-dot", "data-word": words[i],
+        "aria-hidden": "true",
+      });
+      dotNode.addEventListener("click", () => choose(words[i]));
+      dotsLayer.push(dotNode);
     }
+    map.append(...dotsLayer);
     const bold = new Set([...labelled].filter(([, b]) => b).map(([i]) => i));
     const others = byX.filter((i) => !labelled.has(i));
     placeLabels([...bold, ...[...labelled.keys()].filter((i) => !bold.has(i)), ...others], bold);

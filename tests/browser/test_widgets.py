@@ -200,7 +200,7 @@ def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
     root.locator("[data-testid='wm-map'] circle[data-word='january']").click()
     assert root.locator("[data-testid='wm-word']").input_value() == "january"
     # Keyboard: one tab stop on the selected word's dot; the arrow keys move across the map, Enter selects.
-    stop = root.locator("[data-testid='wm-map'] circle[tabindex='0']")
+    stop = root.locator("[data-testid='wm-map'] [tabindex='0']")
     assert stop.count() == 1 and stop.get_attribute("data-word") == "january"
     stop.focus()
     page.keyboard.press("ArrowRight")
