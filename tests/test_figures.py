@@ -121,9 +121,7 @@ def test_every_chapter_places_a_diagram_with_alt_text():
     missing = []
     for chapter, sources in _chapter_sources().items():
         text = "\n".join(p.read_text(encoding="utf-8") for p in sources)
-        placed = re.findall(
-            r"\{figure\}\s*(?:\.\./)*figures/(\S+\.svg)[^`]*?:alt: (.{20,})", text.replace("\\n", "\n")
-        )
+        placed = re.findall(r"\{figure\}\s*(?:\.\./)*figures/(\S+\.svg)[^`]*?:alt: (.{20,})", text.replace("\\n", "\n"))
         if not placed or not all((FIGURES / name).exists() for name, _ in placed):
             missing.append(chapter)
     assert not missing, f"chapters with no placed SVG diagram (with :alt:) from book/figures: {missing}"
