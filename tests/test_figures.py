@@ -100,3 +100,28 @@ def test_the_checks_can_fail():
     assert not has_opaque_background(ET.fromstring(see_through), see_through)
     assert has_opaque_background(ET.fromstring(see_through.replace(' opacity="0"', "")), see_through)
     assert luminance("#fff") == pytest.approx(1.0) and luminance("#000") == 0.0
+
+
+def _chapter_sources() -> dict[str, list[Path]]:
+    """The source files of each chapter in _toc.yml (its page and its section pages), by the chapter's file."""
+    import yaml
+
+    book = FIGURES.parents[1]
+    toc = yaml.safe_load((book / "_toc.yml").read_text(encoding="utf-8"))
+    chapters = next(p for p in toc["parts"] if p.get("caption") == "Chapters")["chapters"]
+    out = {}
+    for chapter in chapters:
+        files = [chapter["file"], *(s["file"] for s in chapter.get("sections", []))]
+        out[chapter["file"]] = [p for f in files for p in book.glob(f + ".*") if p.suffix in (".md", ".ipynb")]
+    return out
+
+
+def test_every_chapter_places_a_diagram_with_alt_text():
+    """Each chapter teaches with at least one of these diagrams, placed as a figure with alt text."""
+    missing = []
+    for chapter, sources in _chapter_sources().items():
+        text = "\n".join(p.read_text(encoding="utf-8") for p in sources)
+        placed = re.findall(r"\{figure\}\s*(?:\.\./)*figures/(\S+\.svg)[^`]*?:alt: (.{20,})", text.replace("\\n", "\n"))
+        if not placed or not all((FIGURES / name).exists() for name, _ in placed):
+            missing.append(chapter)
+    assert not missing, f"chapters with no placed SVG diagram (with :alt:) from book/figures: {missing}"

@@ -1,7 +1,7 @@
 // A tiny DOM for running the book's widget modules under Node, without a browser.
 // Usage: node widget_dom.mjs <widget.mjs> <state.json> <actions.json>
 // It renders the widget with a fake anywidget model, applies the actions (set a control's value and
-// fire its event), and prints JSON {testid: {text, value, attrs}} of every element with a data-testid.
+// fire its event, click, or press a key: {testid, key}), and prints JSON {testid: {text, value, attrs}} of every element with a data-testid.
 // Only what the widgets use is implemented; it is a smoke test, the real check is the browser test.
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -78,6 +78,7 @@ for (const a of JSON.parse(readFileSync(actionsPath, "utf-8"))) {
   if (!node) throw new Error(`no element with data-testid ${a.testid}`);
   if ("checked" in a) { node.checked = a.checked; node.dispatch("change"); }
   else if (a.click) node.dispatch("click");
+  else if (a.key) node.dispatch("keydown", { key: a.key });
   else { node.value = a.value; node.dispatch(node.tagName === "SELECT" ? "change" : "input"); }
   await Promise.resolve(); // a redraw a widget queued as a microtask runs, as in a browser before the next frame
 }

@@ -1,14 +1,67 @@
 // NGramGenerator: a sentence drawn from an n-gram model, one word at a time. Python ships the paths
-// (context, top candidates and their probabilities, the drawn word) for each order and sample; this
-// module only draws them, so it works on the static page with no kernel.
+// (context, top candidates and their probabilities, the drawn word) for each order and sample, and a
+// table of each model's likelier continuations; "New sentence" samples a fresh path from that table
+// here, with a seeded PRNG, so it works on the static page with no kernel.
 // _common.js (h, slider, select, setTrait, srOnly) is prepended by nlp_helpers.widgets.assets.load_esm.
+
+// mulberry32: a small seeded PRNG, uniform in [0, 1); the same seed gives the same draws everywhere.
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const EOS = "</s>";
+
+// A new sentence from the table of one order: [{c, w, p, s}] steps, the shape of a shipped path. At each
+// step the next word is drawn among the context's shipped words in proportion to their probabilities;
+// the step lists the `top` likeliest (plus the drawn word if it is not among them). null: no table.
+export function drawPath(table, vocab, order, maxWords, top, random) {
+  let ctx = Array(order - 1).fill(0); // ids; 0 is <s>
+  if (!(ctx.join(" ") in table)) return null;
+  const steps = [];
+  for (let n = 0; n < maxWords; n++) {
+    const [ids, ps] = table[ctx.join(" ")];
+    const total = ps.reduce((a, b) => a + b, 0);
+    let u = random() * total;
+    let pick = ids.length - 1;
+    for (let i = 0; i < ids.length; i++) { u -= ps[i]; if (u < 0) { pick = i; break; } }
+    const shown = Math.min(top, ids.length);
+    const w = ids.slice(0, shown).map((i) => vocab[i]);
+    const p = ps.slice(0, shown);
+    if (pick >= shown) { w.push(vocab[ids[pick]]); p.push(ps[pick]); }
+    steps.push({ c: ctx.map((i) => vocab[i]), w, p, s: pick >= shown ? shown : pick });
+    if (vocab[ids[pick]] === EOS) break;
+    if (order > 1) ctx = [...ctx.slice(1), ids[pick]];
+  }
+  return steps;
+}
 
 function render({ model, el }) {
   const root = h("div", { class: "nlpw nlpw-ngram", "data-testid": "ng-root" });
   el.replaceChildren(root);
   const orders = model.get("orders");
   const seeds = model.get("seeds");
-  const steps = () => model.get("paths")[String(model.get("order"))][model.get("sample")];
+  const vocab = model.get("vocab");
+  const drawn = {}; // order -> the sentence drawn here last
+  let draws = 0; // the k-th press of "New sentence" uses seed k
+  const freshOf = (order) => {
+    if (!drawn[order]) {
+      draws += 1;
+      drawn[order] = drawPath(model.get("tables")[String(order)], vocab, order, model.get("max_words"), model.get("top"), prng(draws));
+    }
+    return drawn[order];
+  };
+  const steps = () => {
+    const order = model.get("order");
+    const stored = model.get("paths")[String(order)];
+    const sample = model.get("sample");
+    return (sample >= seeds.length && freshOf(order)) || stored[Math.min(sample, seeds.length - 1)];
+  };
   const clamp = (s) => Math.min(Math.max(Number(s) || 0, 0), steps().length - 1);
 
   const orderSel = select({
@@ -19,7 +72,7 @@ function render({ model, el }) {
   orderSel.input.setAttribute("data-testid", "ng-order");
   const seedSel = select({
     label: "sample (seed)", value: 0,
-    options: seeds.map((s, i) => ({ value: i, label: String(s) })),
+    options: [...seeds.map((s, i) => ({ value: i, label: String(s) })), { value: seeds.length, label: "new (drawn here)" }],
     onChange: (v) => { setTrait(model, "sample", Number(v)); setTrait(model, "step", 0); },
   });
   seedSel.input.setAttribute("data-testid", "ng-seed");
@@ -33,9 +86,11 @@ function render({ model, el }) {
     onclick: () => setTrait(model, "step", clamp(model.get("step") + 1)) });
   const fresh = h("button", { type: "button", "data-testid": "ng-new", text: "New sentence ↻",
     onclick: () => {
-      const i = (model.get("sample") + 1) % seeds.length;
-      seedSel.input.value = String(i);
-      setTrait(model, "sample", i);
+      const order = model.get("order");
+      delete drawn[order];
+      seedSel.input.value = String(seeds.length);
+      if (model.get("sample") === seeds.length) draw(); // the trait does not change: redraw by hand
+      setTrait(model, "sample", seeds.length);
       setTrait(model, "step", 0);
     } });
 
@@ -57,10 +112,13 @@ function render({ model, el }) {
     stepSlider.set(step); // also refreshes "k of N" after a change of order or sample
     if (Number(orderSel.input.value) !== order) orderSel.input.value = String(order);
     next.disabled = step >= path.length - 1;
+    fresh.disabled = !(Array(order - 1).fill(0).join(" ") in model.get("tables")[String(order)]);
     const cur = path[step];
     const pick = cur.w[cur.s];
 
     const words = path.slice(0, step).map((st) => st.w[st.s]);
+    sentence.setAttribute("data-sentence", path.map((st) => st.w[st.s]).join(" "));
+    if (Number(seedSel.input.value) !== model.get("sample")) seedSel.input.value = String(model.get("sample"));
     const nCtx = order - 1;
     sentence.replaceChildren(
       ...words.flatMap((w, i) => [h("span", { class: i >= words.length - nCtx ? "ctx" : "", text: w }), " "]),

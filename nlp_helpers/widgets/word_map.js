@@ -21,6 +21,15 @@ export function analogyQuery(unit, a, b, c) {
   return unit[b].map((x, d) => x - unit[a][d] + unit[c][d]);
 }
 
+// Width of a label in px, estimated (no layout engine needed, so Node tests see the same placement):
+// average glyph widths of a sans-serif face, bold about 8% wider.
+function textWidth(text, size, bold) {
+  let em = 0;
+  for (const ch of text) em += /[ilj.,'’|!]/.test(ch) ? 0.3 : /[mw]/.test(ch) ? 0.85 : /[A-Z]/.test(ch) ? 0.68 : 0.56;
+  return em * size * (bold ? 1.08 : 1) + 2;
+}
+
+const GAP = 3; // px kept free between two labels: real glyph widths differ from the estimate by a little
 const W = 560;
 const H = 380;
 const PAD = 28;
@@ -76,8 +85,10 @@ function render({ model, el }) {
   const lists = h("div", { class: "nlpw-wm-lists" });
   const legend = h("div", { class: "nlpw-legend" }, names.map((g, n) =>
     h("span", { class: "nlpw-legend-item" }, [h("span", { class: "nlpw-swatch", style: `border-top: 0.6em solid ${GROUP_COLOURS[n]}; width: 0.6em` }), g])));
+  const hint = h("p", { class: "nlpw-readout", "data-testid": "wm-focus", "aria-live": "polite",
+    text: "Keyboard: Tab to the map, arrow keys move between the dots, Enter selects a word." });
   const note = h("p", { class: "nlpw-readout", text: "The map shows two of the vectors' dimensions (principal components), so it distorts distances; the lists are computed from the full vectors." });
-  root.append(h("div", { class: "nlpw-controls" }, [mode.root]), wordControls, trioControls, h("figure", { class: "nlpw-chart" }, [map, legend]), lists, note);
+  root.append(h("div", { class: "nlpw-controls" }, [mode.root]), wordControls, trioControls, h("figure", { class: "nlpw-chart" }, [map, legend]), hint, lists, note);
 
   function list(title, testid, rows, extra = {}) {
     const ol = h("ol", { "data-testid": testid, "data-words": rows.map((r) => words[r.i]).join(" "), ...extra });
@@ -90,18 +101,76 @@ function render({ model, el }) {
     map.append(svg("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], ...attrs }));
   }
 
-  function label(i, bold) {
-    const [x, y] = at(proj(i));
-    map.append(svg("text", { x: x + 6, y: y - 6, "font-size": bold ? 15 : 13, "font-weight": bold ? 700 : 400, text: words[i] }));
+  // Greedy label placement: the most important labels first (the query words, then the listed words in
+  // rank order, then the other dots); each tries positions around its dot and takes the first whose box
+  // stays on the map and overlaps no label placed before it; a label with no free position is skipped.
+  function placeLabels(order, bold) {
+    const boxes = [];
+    const apart = (b, o, gap) => b[2] + gap <= o[0] || o[2] + gap <= b[0] || b[3] + gap <= o[1] || o[3] + gap <= b[1];
+    // the other dots are obstacles for the labels of the other words (the listed words' labels may cover one)
+    const dots = words.map((_, j) => { const [x, y] = at(proj(j)); return [j, [x - 4, y - 4, x + 4, y + 4]]; });
+    const free = (b, i, avoidDots) => b[0] >= 0 && b[2] <= W && b[1] >= 0 && b[3] <= H &&
+      boxes.every((o) => apart(b, o, GAP)) && (!avoidDots || dots.every(([j, d]) => j === i || apart(b, d, 0)));
+    const group = svg("g", { "data-testid": "wm-labels", "aria-hidden": "true", "pointer-events": "none" });
+    const placed = [];
+    for (const i of order) {
+      const strong = bold.has(i);
+      const size = strong ? 15 : bold.size && labelled.has(i) ? 13 : 11;
+      const [x, y] = at(proj(i));
+      const wide = textWidth(words[i], size, strong);
+      // [dx, dy] of the box's corner nearest the dot, and which way the box grows
+      const spots = [[6, -5, 1, -1], [6, 5, 1, 1], [-6, -5, -1, -1], [-6, 5, -1, 1], [0, -8, 0, -1], [0, 8, 0, 1],
+        [10, -12, 1, -1], [-10, -12, -1, -1], [10, 12, 1, 1], [-10, 12, -1, 1]];
+      const far = [[14, -22, 1, -1], [-14, -22, -1, -1], [14, 22, 1, 1], [-14, 22, -1, 1], [0, -26, 0, -1], [0, 26, 0, 1]];
+      const tries = labelled.has(i) ? [...spots, ...far].map((s) => [...s, false]) : spots.map((s) => [...s, true]);
+      for (const [dx, dy, gx, gy, avoidDots] of tries) {
+        const left = gx > 0 ? x + dx : gx < 0 ? x + dx - wide : x - wide / 2;
+        const top = gy < 0 ? y + dy - size : y + dy;
+        const box = [left, top, left + wide, top + size];
+        if (!free(box, i, avoidDots)) continue;
+        boxes.push(box);
+        placed.push(words[i]);
+        group.append(svg("text", {
+          x: left.toFixed(1), y: (top + size * 0.8).toFixed(1), "font-size": size, "font-weight": strong ? 700 : 400,
+          "fill-opacity": labelled.has(i) ? 1 : 0.6, "data-word": words[i], "data-testid": `wm-label-${i}`, "data-box": box.map((v) => v.toFixed(1)).join(" "),
+          text: words[i],
+        }));
+        break;
+      }
+    }
+    group.setAttribute("data-words", placed.join(" "));
+    map.append(group);
   }
 
+  // Dots are reachable by keyboard with one tab stop (a roving tabindex): Tab reaches the selected word's
+  // dot, the arrow keys move left and right across the map, Enter or Space selects the focused word.
+  let focusWord = null;
+  function focusDot(word) {
+    const targets = [...map.querySelectorAll("g")];
+    const node = [...targets].find((g) => g.getAttribute("role") === "button" && g.getAttribute("data-word") === word);
+    if (!node) return;
+    for (const g of targets) if (g.getAttribute("role") === "button") g.setAttribute("tabindex", "-1");
+    node.setAttribute("tabindex", "0");
+    focusWord = word;
+    if (typeof node.focus === "function") node.focus();
+  }
+
+  function choose(word) {
+    if (model.get("mode") === "analogy") return;
+    pick.input.value = word;
+    setTrait(model, "word", word);
+    draw();
+  }
+  const byX = words.map((_, i) => i).sort((p, q) => xy[p][0] - xy[q][0] || xy[p][1] - xy[q][1]);
+
+  let labelled = new Map(); // index -> bold? (the query words bold, the listed words plain)
   function draw() {
     const analogy = model.get("mode") === "analogy";
     wordControls.style.display = analogy ? "none" : ""; // the hidden attribute loses to display: flex
     trioControls.style.display = analogy ? "" : "none";
     map.replaceChildren();
     lists.replaceChildren();
-    const labelled = new Map(); // index -> bold?
+    labelled = new Map(); // index -> bold?
     if (!analogy) {
       const w = index.get(model.get("word"));
       const near = nearest(unit, unit[w], k, new Set([w]));
@@ -130,19 +199,41 @@ function render({ model, el }) {
       if (distinct) lists.append(list(`Nearest to ${words[c]} alone (baseline)`, "wm-only-c", onlyC));
       map.setAttribute("aria-label", `Map of ${words.length} words with the offset from ${words[a]} to ${words[b]} drawn again from ${words[c]}`);
     }
-    for (let i = 0; i < words.length; i++) {
+    const home = analogy ? words[[...labelled.keys()][0]] : model.get("word");
+    const current = focusWord !== null && words.includes(focusWord) ? focusWord : home;
+    // Each word is a button: a transparent 32 px target (a comfortable tap on a phone) under its dot. The
+    // targets come first and the dots on top, so a tap on a dot always picks that dot's word.
+    const dotsLayer = [];
+    for (const i of byX) {
       const [x, y] = at(proj(i));
-      const dotNode = svg("circle", { cx: x, cy: y, r: labelled.get(i) ? 5 : 3.5, fill: colour(i), class: "nlpw-wm-dot", "data-word": words[i] });
-      dotNode.append(svg("title", { text: words[i] }));
-      dotNode.addEventListener("click", () => {
-        if (model.get("mode") === "analogy") return;
-        pick.input.value = words[i];
-        setTrait(model, "word", words[i]);
-        draw();
+      const target = svg("g", {
+        class: "nlpw-wm-target", "data-word": words[i], "data-testid": `wm-dot-${i}`,
+        tabindex: words[i] === current ? "0" : "-1", role: "button",
+        "aria-label": analogy ? words[i] : `${words[i]}: show its nearest neighbours`,
+        "aria-pressed": String(!analogy && words[i] === model.get("word")),
       });
-      map.append(dotNode);
+      target.append(svg("circle", { cx: x, cy: y, r: 16, fill: "transparent" }), svg("title", { text: words[i] }));
+      target.addEventListener("click", () => choose(words[i]));
+      target.addEventListener("focus", () => { focusWord = words[i]; hint.textContent = `Focused: ${words[i]}`; });
+      target.addEventListener("keydown", (ev) => {
+        const at_ = byX.indexOf(i);
+        const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[ev.key];
+        if (step !== undefined) { ev.preventDefault(); focusDot(words[byX[(at_ + step + byX.length) % byX.length]]); }
+        else if (ev.key === "Home" || ev.key === "End") { ev.preventDefault(); focusDot(words[byX[ev.key === "Home" ? 0 : byX.length - 1]]); }
+        else if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); choose(words[i]); focusDot(words[i]); }
+      });
+      map.append(target);
+      const dotNode = svg("circle", {
+        cx: x, cy: y, r: labelled.get(i) !== undefined ? 5 : 3.5, fill: colour(i), class: "nlpw-wm-dot", "data-word": words[i],
+        "aria-hidden": "true",
+      });
+      dotNode.addEventListener("click", () => choose(words[i]));
+      dotsLayer.push(dotNode);
     }
-    for (const [i, bold] of labelled) label(i, bold);
+    map.append(...dotsLayer);
+    const bold = new Set([...labelled].filter(([, b]) => b).map(([i]) => i));
+    const others = byX.filter((i) => !labelled.has(i));
+    placeLabels([...bold, ...[...labelled.keys()].filter((i) => !bold.has(i)), ...others], bold);
   }
   draw();
 }

@@ -13,6 +13,12 @@ on the static page with no kernel. Two modes:
   from *c*: the projection is linear, so the parallelogram on the map is the projection of the real one.
 
 The map distorts distances (two of 50 dimensions); the lists do not, and the widget says so.
+
+The query words and the listed words are labelled on the map (``wm-labels``), then as many other words as
+fit: a greedy placement tries positions around each dot, most important label first, and skips a label
+that would overlap one already placed. Each dot has a 32 px target (``wm-dot-i``, a button with the word as
+its name), reachable by keyboard with one tab stop (the selected word's): the arrow keys move across the
+map from left to right, Enter or Space selects.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ MAX_WORDS = 200  # every word is a dot on the map; more would not be readable
 DIGITS = 4  # unit-vector components sent to the page: cosines move by < 1e-3 (tests/widgets)
 
 _CSS = """
-.nlpw-wordmap .nlpw-wm-dot { cursor: pointer; }
+.nlpw-wordmap .nlpw-wm-dot, .nlpw-wordmap .nlpw-wm-target { cursor: pointer; }
+.nlpw-wordmap .nlpw-wm-target:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
 .nlpw-wordmap ol { margin: 0.2rem 0; padding-left: 1.6rem; font-variant-numeric: tabular-nums; }
 .nlpw-wordmap .nlpw-wm-lists { display: flex; flex-wrap: wrap; gap: 0.5rem 2rem; }
 """

@@ -186,9 +186,29 @@ def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
         i = words.index(word)
         shown = root.locator("[data-testid='wm-neighbours']").get_attribute("data-words").split()
         assert shown == top(unit[i], {i}, k), word
+    # The query and its neighbours are labelled on the map, and no two labels overlap as the browser draws them.
+    labels = root.locator("[data-testid='wm-labels'] text")
+    shown_labels = labels.evaluate_all("ts => ts.map(t => t.textContent)")
+    assert {"paris", *shown} <= set(shown_labels)
+    boxes = labels.evaluate_all(
+        "ts => ts.map(t => { const b = t.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; })"
+    )
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1 :]:  # glyph boxes include the font's line gap: allow 2 px
+            assert not (a[0] + 2 < b[2] and b[0] + 2 < a[2] and a[1] + 2 < b[3] and b[1] + 2 < a[3]), (a, b)
     # Clicking a dot on the map selects that word.
     root.locator("[data-testid='wm-map'] circle[data-word='january']").click()
     assert root.locator("[data-testid='wm-word']").input_value() == "january"
+    # Keyboard: one tab stop on the selected word's dot; the arrow keys move across the map, Enter selects.
+    stop = root.locator("[data-testid='wm-map'] [tabindex='0']")
+    assert stop.count() == 1 and stop.get_attribute("data-word") == "january"
+    stop.focus()
+    page.keyboard.press("ArrowRight")
+    moved = page.evaluate("() => document.activeElement.getAttribute('data-word')")
+    assert moved not in (None, "january")
+    page.keyboard.press("Enter")
+    assert root.locator("[data-testid='wm-word']").input_value() == moved
+    assert page.evaluate("() => document.activeElement.getAttribute('data-word')") == moved
     apply_controls(root, [{"testid": "wm-mode", "value": "analogy"}])
     # the analogy the page opens on (its a, b, c pickers)
     a, b, c = (words.index(root.locator(f"[data-testid='wm-{n}']").input_value()) for n in "abc")
@@ -254,8 +274,22 @@ def test_ngram_generator_steps_through_a_sample_with_the_models_probabilities(op
     root.locator("[data-testid='ng-next']").focus()
     page.keyboard.press("Enter")
     assert step.input_value() == "1"
-    root.locator("[data-testid='ng-new']").click()
-    assert step.input_value() == "0" and root.locator("[data-testid='ng-seed']").input_value() == "1"
+    # "New sentence" draws a new sentence in the page each time, a path through the shipped table of the model
+    # (whose probabilities the unit tests check against the model's).
+    order = int(root.locator("[data-testid='ng-order']").input_value())
+    table, ids = state["tables"][str(order)], {w: i for i, w in enumerate(state["vocab"])}
+    sentences = []
+    for _ in range(10):
+        root.locator("[data-testid='ng-new']").click()
+        assert step.input_value() == "0"
+        assert root.locator("[data-testid='ng-seed']").input_value() == str(len(state["seeds"]))
+        sentences.append(root.locator("[data-testid='ng-sentence']").get_attribute("data-sentence"))
+    assert len(set(sentences)) >= 5, sentences
+    for sentence in sentences:
+        ctx = [0] * (order - 1)
+        for word in sentence.split():
+            assert ids[word] in table[" ".join(map(str, ctx))][0], (sentence, word)
+            ctx = (ctx + [ids[word]])[1:] if order > 1 else []
     # it scales to a phone: no sideways scrolling of the widget in a 390 px column
     assert root.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
 

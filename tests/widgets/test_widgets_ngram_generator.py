@@ -100,8 +100,85 @@ def test_the_drawn_word_is_shown_even_outside_the_top():
     assert any(st["s"] == 1 for st in steps)
 
 
-def test_state_is_small(chapter_lm):
-    assert len(json.dumps(NGramGenerator(chapter_lm).paths)) < 150_000
+@pytest.fixture(scope="module")
+def chapter_widget(chapter_lm) -> NGramGenerator:
+    return NGramGenerator(chapter_lm)
+
+
+def test_state_is_small(chapter_widget):
+    assert len(json.dumps(chapter_widget.paths)) < 150_000
+    # the tables for "New sentence": measured 88,428 bytes (1,401 contexts, 439 words)
+    assert len(json.dumps([chapter_widget.vocab, chapter_widget.tables])) < 110_000
+
+
+def _state(w: NGramGenerator) -> dict:
+    keys = ("orders", "seeds", "paths", "vocab", "tables", "max_words", "top", "order", "sample", "step")
+    return {k: getattr(w, k) for k in keys}
+
+
+def test_tables_hold_the_models_likeliest_continuations_and_are_closed():
+    lm = NGramLM(3, "kneser_ney").fit(SAM)
+    w = NGramGenerator(lm, orders=(1, 2, 3), top=3, contexts=50)
+    for order in (1, 2, 3):
+        table = w.tables[str(order)]
+        start = " ".join(["0"] * (order - 1))
+        assert start in table and w.vocab[0] == "<s>"
+        for key, (ids, probs) in table.items():
+            ctx = [w.vocab[int(i)] for i in key.split()]
+            p = lm.distribution(ctx) / lm.distribution(ctx).sum()
+            want = dict(zip(lm.vocab, p))
+            np.testing.assert_allclose(probs, [want[w.vocab[i]] for i in ids], atol=5e-5)  # 4 decimals
+            assert probs == sorted(probs, reverse=True) and len(ids) <= (300 if order == 1 else 3)
+            assert probs[0] == pytest.approx(p.max(), abs=5e-5)
+            for i in ids:  # every continuation ends the sentence or leads to a context in the table
+                nxt = [*key.split(), str(i)][1:]
+                assert order == 1 or w.vocab[i] == "</s>" or " ".join(nxt) in table
+
+
+def _valid(lm, order: int, sentence: list[str]) -> bool:
+    """Every word of ``sentence`` has nonzero probability after its context under ``lm`` at ``order``."""
+    history = ["<s>"] * (order - 1)
+    for word in sentence:
+        ctx = history[len(history) - order + 1 :] if order > 1 else []
+        if lm.distribution(ctx)[lm.vocab.index(word)] <= 0:
+            return False
+        history.append(word)
+    return True
+
+
+@pytest.mark.parametrize("order", [2, 4])
+def test_new_sentence_draws_new_valid_sentences_in_the_page(chapter_lm, chapter_widget, order, tmp_path):
+    state = _state(chapter_widget) | {"order": order}
+    first = run_widget_js(chapter_widget._esm, state, [], tmp_path)["ng-sentence"]["attrs"]["data-sentence"]
+    stored = [st["w"][st["s"]] for st in chapter_widget.paths[str(order)][0]]
+    assert first.split() == stored  # the page opens on the sentence its text talks about (seed 0)
+    sentences = []
+    for presses in range(1, 11):
+        out = run_widget_js(chapter_widget._esm, state, [{"testid": "ng-new", "click": True}] * presses, tmp_path)
+        assert out["__state"]["sample"] == len(chapter_widget.seeds) and out["__state"]["step"] == 0
+        sentences.append(out["ng-sentence"]["attrs"]["data-sentence"])
+    assert len(set(sentences)) >= 5, sentences
+    for sentence in sentences:
+        words = sentence.split()
+        assert 1 <= len(words) <= chapter_widget.max_words and "<s>" not in words
+        assert _valid(chapter_lm, order, words), sentence
+        assert "</s>" not in words[:-1]
+
+
+def test_a_new_sentence_shows_its_steps_like_a_stored_one(chapter_lm, chapter_widget, tmp_path):
+    actions = [
+        {"testid": "ng-order", "value": "3"},
+        {"testid": "ng-new", "click": True},
+        {"testid": "ng-step", "value": "1"},
+    ]
+    out = run_widget_js(chapter_widget._esm, _state(chapter_widget), actions, tmp_path)
+    words = out["ng-sentence"]["attrs"]["data-sentence"].split()
+    assert out["ng-pick"]["attrs"]["data-word"] == words[1]
+    p = chapter_lm.distribution(["<s>", words[0]])
+    p = dict(zip(chapter_lm.vocab, p / p.sum()))
+    bars = [out[f"ng-bar-{i}"]["attrs"] for i in range(8) if f"ng-bar-{i}" in out]
+    assert [float(b["data-p"]) for b in bars] == pytest.approx([p[b["data-word"]] for b in bars], abs=5e-5)
+    assert out["ng-seed"]["value"] == str(len(chapter_widget.seeds))
 
 
 @pytest.mark.parametrize(
@@ -116,6 +193,7 @@ def test_state_is_small(chapter_lm):
         ({"max_words": 31}, ValueError, "max_words"),
         ({"top": 0}, ValueError, "top"),
         ({"seed": -1}, ValueError, "seed"),
+        ({"contexts": 0}, ValueError, "contexts"),
     ],
 )
 def test_bad_input_names_the_argument(kwargs, error, match):
@@ -136,7 +214,7 @@ def test_golden_file_is_current(chapter_lm):
 def test_javascript_shows_the_shipped_paths(tmp_path):
     lm = NGramLM(3, "kneser_ney").fit(SAM)
     w = NGramGenerator(lm, orders=(1, 2, 3), n_sentences=2, max_words=5, top=3)
-    state = {k: getattr(w, k) for k in ("orders", "seeds", "paths", "order", "sample", "step")}
+    state = _state(w)
     for order, sample, step in [(1, 0, 0), (2, 1, 1), (3, 0, 2)]:
         actions = [
             {"testid": "ng-order", "value": str(order)},

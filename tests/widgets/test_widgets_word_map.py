@@ -125,3 +125,72 @@ def test_project_2d_rejects_a_single_row():
 
 def test_default_k_fits_a_small_map():
     assert WordMap(WORDS[:4], vectors()[:4]).k == 3 and WordMap(WORDS, vectors()).k == 5
+
+
+def _boxes(out: dict) -> dict[str, list[float]]:
+    """The label boxes [x0, y0, x1, y1] the widget placed, by word (from the text elements' data-box)."""
+    labels = [v["attrs"] for k, v in out.items() if k.startswith("wm-label-")]
+    return {a["data-word"]: [float(v) for v in a["data-box"].split()] for a in labels}
+
+
+def _overlap(a: list[float], b: list[float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_the_query_and_its_neighbours_are_labelled_and_no_labels_collide(tmp_path):
+    w = WordMap(WORDS, vectors(6), word="w03", k=5)
+    wv = WordVectors(WORDS, vectors(6))
+    for word in ("w03", "w27"):
+        out = run_widget_js(w._esm, state(w), [{"testid": "wm-word", "value": word}], tmp_path)
+        boxes = _boxes(out)
+        near = [r for r, _ in wv.most_similar(word, 5)]
+        assert {word, *near} <= set(boxes), f"unlabelled: { ({word, *near} - set(boxes)) }"
+        assert set(out["wm-labels"]["attrs"]["data-words"].split()) == set(boxes)
+        placed = list(boxes.values())
+        for i, a in enumerate(placed):
+            assert 0 <= a[0] and a[2] <= 560 and 0 <= a[1] and a[3] <= 380, a
+            assert not any(_overlap(a, b) for b in placed[i + 1 :])
+        # the clusters are tight: some words had no free place and were skipped rather than overlapped
+        assert len(boxes) < len(WORDS)
+
+
+def test_analogy_labels_its_three_words_and_the_answer(tmp_path):
+    x = vectors(4)
+    w = WordMap(WORDS, x, analogy=("w01", "w12", "w25"), k=4)
+    out = run_widget_js(w._esm, state(w), [], tmp_path)
+    best = WordVectors(WORDS, x).analogy("w01", "w12", "w25", topn=1)[0][0]
+    assert {"w01", "w12", "w25", best} <= set(_boxes(out))
+
+
+def test_the_dots_are_reachable_and_operable_by_keyboard(tmp_path):
+    x = vectors(7)
+    w = WordMap(WORDS, x, word="w05")
+    out = run_widget_js(w._esm, state(w), [], tmp_path)
+    dots = {k: v for k, v in out.items() if k.startswith("wm-dot-")}
+    assert len(dots) == len(WORDS)
+    # one tab stop, on the selected word; every dot a named button
+    assert [d["attrs"]["data-word"] for d in dots.values() if d["attrs"]["tabindex"] == "0"] == ["w05"]
+    assert all(
+        d["attrs"]["role"] == "button" and d["attrs"]["aria-label"].startswith(d["attrs"]["data-word"])
+        for d in dots.values()
+    )
+    # arrow keys walk the dots left to right across the map; Enter selects the focused word
+    order = np.argsort(np.array(w.coords)[:, 0], kind="stable")
+    here = list(order).index(5)
+    right = WORDS[order[(here + 1) % len(WORDS)]]
+    out = run_widget_js(w._esm, state(w), [{"testid": "wm-dot-5", "key": "ArrowRight"}], tmp_path)
+    assert [
+        d["attrs"]["data-word"] for k, d in out.items() if k.startswith("wm-dot-") and d["attrs"]["tabindex"] == "0"
+    ] == [right]
+    assert out["__state"]["word"] == "w05"  # moving focus does not select
+    j = WORDS.index(right)
+    out = run_widget_js(
+        w._esm,
+        state(w),
+        [{"testid": "wm-dot-5", "key": "ArrowRight"}, {"testid": f"wm-dot-{j}", "key": "Enter"}],
+        tmp_path,
+    )
+    assert out["__state"]["word"] == right and out["wm-word"]["value"] == right
+    assert out["wm-neighbours"]["attrs"]["data-words"].split() == [
+        r for r, _ in WordVectors(WORDS, x).most_similar(right, 5)
+    ]
