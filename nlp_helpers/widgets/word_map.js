@@ -79,7 +79,7 @@ function render({ model, el }) {
   });
   const wordControls = h("div", { class: "nlpw-controls" }, [pick.root]);
   const trioControls = h("div", { class: "nlpw-controls" }, trio.map((s) => s.root));
-  const map = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "img", class: "nlpw-drawing", "data-testid": "wm-map" });
+  const map = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "group", "aria-label": "Map of the words in two dimensions (PCA); each dot is a word you can select", class: "nlpw-drawing", "data-testid": "wm-map" });
   map.style.maxWidth = `${W}px`;
   legible(map, W);
   const lists = h("div", { class: "nlpw-wm-lists" });
