@@ -111,6 +111,8 @@ def test_page_has_no_serious_accessibility_violations(open_page, rel, scheme):
 def test_exercises_are_numbered_per_chapter_and_solutions_open_from_their_title(open_page, rel):
     page, _log = open_page(rel)
     numbers = page.locator(".exercise .caption-number").all_inner_texts()
+    if not numbers and rel.removesuffix(".html").count("/") >= 2:
+        pytest.skip("a section page without exercises (its chapter's other pages have them)")
     assert numbers, f"{rel} has no numbered exercise"
     chapter, first = numbers[0].split()[1].split(".")
     # A chapter's numbers start at 1; its section pages (``sections:`` in _toc.yml) continue its numbering.
