@@ -7,7 +7,7 @@ mean ± sd and compare like with like. Every model reads the same text: the firs
 ``char_lm_split()["train"]`` (as in the RNN chapter), the 84-character alphabet of the whole
 training text, and is scored on every character after the first of ``char_lm_split()["valid"]``.
 
-* TinyGPT (``nlp_helpers.sampling.tinygpt``): 2 layers, 4 heads, d_model = 64, context 64,
+* TinyGPT (``nlp_helpers.attention.gpt``): 2 layers, 4 heads, d_model = 64, context 64,
   500 AdamW steps of 16 windows, learning rate 3e-3; scored with sliding windows, stride 32
   (``nlp_helpers.sampling.bpc.char_logprobs``). The chapter's settings.
 * LSTM (``nlp_helpers.rnn.charlm.CharLM``): 128 units, tied embedding, 200 Adam steps of
@@ -35,12 +35,12 @@ import numpy as np
 import pandas as pd
 import torch
 
+from nlp_helpers.attention.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
 from nlp_helpers.data.splits import char_lm_split, char_vocabulary
 from nlp_helpers.ngram.models import NGramLM
 from nlp_helpers.rnn.charlm import CharLM, encode, train_lm
 from nlp_helpers.rnn.charlm import char_logprobs as lstm_logprobs
 from nlp_helpers.sampling.bpc import SEED_STUDY_FILE, bits_per_character
-from nlp_helpers.sampling.tinygpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
 from nlp_helpers.seeds import manual_seed, seed
 
 TINYGPT = {"block_size": 64, "n_layers": 2, "n_heads": 4, "d_model": 64}

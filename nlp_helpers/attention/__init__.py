@@ -8,5 +8,6 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``modern``: the block of today's LLMs (Llama, SmolLM2): RMSNorm, RoPE, SwiGLU, grouped-query attention.
 * ``worked_example``: the lecture notes' worked example, one encoder layer on a six-word sentence.
 * ``toy_transformer``: a tiny encoder-decoder transformer that learns to reverse a string.
+* ``gpt``: TinyGPT, a character-level decoder-only transformer (GPT-2 layout) small enough to train on a laptop.
 * ``exercises``: the checkers of the chapter's exercises.
 """

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 import torch
 
+from nlp_helpers.attention import gpt as TG  # noqa: E402
 from nlp_helpers.sampling import distributions as S  # noqa: E402
 from nlp_helpers.sampling import generate as SG  # noqa: E402
 from nlp_helpers.sampling import llm as L  # noqa: E402
-from nlp_helpers.sampling import tinygpt as TG  # noqa: E402
 from tests.bad_inputs import Bad, Edge, bad, edge, run_bad, run_edge
 
 NAN, INF = math.nan, math.inf

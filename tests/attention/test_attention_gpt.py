@@ -1,4 +1,4 @@
-"""Tests of nlp_helpers.sampling.tinygpt: tokenizer, attention vs torch.nn.MultiheadAttention, causality, training."""
+"""Tests of nlp_helpers.attention.gpt: tokenizer, attention vs torch.nn.MultiheadAttention, causality, training."""
 
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from nlp_helpers.sampling.generate import generate
-from nlp_helpers.sampling.tinygpt import (
+from nlp_helpers.attention.gpt import (
     CausalSelfAttention,
     CharTokenizer,
     TinyGPT,
@@ -19,6 +18,7 @@ from nlp_helpers.sampling.tinygpt import (
     get_batch,
     train,
 )
+from nlp_helpers.sampling.generate import generate
 from nlp_helpers.seeds import manual_seed, torch_generator
 
 
