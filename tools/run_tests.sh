@@ -83,6 +83,7 @@ offline "${B_ENV[@]}" MPLBACKEND=module://matplotlib_inline.backend_inline "$BIN
 offline "${B_ENV[@]}" MPLBACKEND=module://matplotlib_inline.backend_inline "$BIN/jupyter-book" build . -W -n --keep-going
 
 step "4/4 browser tests (Debian Chromium via Playwright)"
-"$BIN/python" -m pytest tests/browser -n "$JOBS" -q -p no:cacheprovider
+# --dist loadgroup: one worker runs all the checks of a page on one load of it (tests/browser/conftest.py)
+"$BIN/python" -m pytest tests/browser -n "$JOBS" --dist loadgroup -q -p no:cacheprovider
 
 printf '\nAll test steps passed in %d s.\n' $((SECONDS - start))

@@ -27,12 +27,36 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 pytestmark = pytest.mark.browser
 
 
+# A test that changes the page it is given (answers its quick checks, opens a solution) runs after the
+# tests that only read the same page, so they all share one load (see `book_page`).
+CHANGES_PAGE = {
+    "test_quick_checks_on_the_book_pages",
+    "test_exercises_are_numbered_per_chapter_and_solutions_open_from_their_title",
+}
+
+
+def _page_key(item: pytest.Item) -> tuple:
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    rel = params.get("rel") or ""
+    config = (params.get("scheme", "light"), params.get("width", 1280))
+    return (rel, item.originalname in CHANGES_PAGE, config)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    # This hook sees every collected test of the session, so mark only the ones in this folder.
+    # This hook sees every collected test of the session, so it changes only the ones in this folder.
+    # Each browser test of a page is marked with the page's group and the tests are ordered page by page,
+    # configuration by configuration: with `pytest -n 2 --dist loadgroup` one worker runs all the checks
+    # of a page one after another on the same loaded page (one load per page, colour scheme and width).
     here = Path(__file__).parent
-    for item in items:
-        if here in Path(item.fspath).parents:
-            item.add_marker(pytest.mark.browser)
+    ours = [item for item in items if here in Path(item.fspath).parents]
+    others = [item for item in items if here not in Path(item.fspath).parents]
+    for item in ours:
+        item.add_marker(pytest.mark.browser)
+        rel = _page_key(item)[0]
+        if rel:
+            item.add_marker(pytest.mark.xdist_group(rel))
+    items[:] = others + sorted(ours, key=_page_key)
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -88,53 +112,94 @@ class PageLog:
     dialogs: list[str] = field(default_factory=list)
 
 
+def _load(browser, url: str, *, color_scheme: str, width: int):
+    """Open ``url`` in a new browser context: (context, page, log), with widgets rendered and math typeset."""
+    context = browser.new_context(
+        color_scheme=color_scheme,
+        viewport={"width": width, "height": 900},
+        has_touch=width < 600,
+        is_mobile=width < 600,
+    )
+    log = PageLog()
+
+    def route(route_obj):
+        host = urlparse(route_obj.request.url).hostname or ""
+        scheme = urlparse(route_obj.request.url).scheme
+        if scheme in ("data", "blob", "about") or host in LOCAL_HOSTS:
+            route_obj.continue_()
+        else:
+            log.external_requests.append(route_obj.request.url)
+            route_obj.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+
+    def on_console(msg):
+        if msg.type == "error":
+            log.console_errors.append(msg.text)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: log.page_errors.append(str(exc)))
+
+    def on_dialog(dialog):
+        log.dialogs.append(dialog.message)
+        dialog.dismiss()
+
+    page.on("dialog", on_dialog)
+    try:
+        page.goto(url, wait_until="load")
+        wait_for_widgets(page)
+        wait_for_math(page)
+    except Exception:
+        context.close()
+        raise
+    return context, page, log
+
+
 @pytest.fixture
 def open_page(browser, book_url):
-    """``open_page("book/tokenization/bpe.html")`` -> (page, log), with widgets rendered and math typeset."""
+    """``open_page("book/tokenization/bpe.html")`` -> (page, log): a fresh load, for a test that needs one."""
     contexts = []
 
     def _open(rel: str, *, color_scheme: str = "light", width: int = 1280):
-        context = browser.new_context(
-            color_scheme=color_scheme,
-            viewport={"width": width, "height": 900},
-            has_touch=width < 600,
-            is_mobile=width < 600,
-        )
+        context, page, log = _load(browser, f"{book_url}/{rel}", color_scheme=color_scheme, width=width)
         contexts.append(context)
-        log = PageLog()
-
-        def route(route_obj):
-            host = urlparse(route_obj.request.url).hostname or ""
-            scheme = urlparse(route_obj.request.url).scheme
-            if scheme in ("data", "blob", "about") or host in LOCAL_HOSTS:
-                route_obj.continue_()
-            else:
-                log.external_requests.append(route_obj.request.url)
-                route_obj.abort()
-
-        context.route("**/*", route)
-        page = context.new_page()
-
-        def on_console(msg):
-            if msg.type == "error":
-                log.console_errors.append(msg.text)
-
-        page.on("console", on_console)
-        page.on("pageerror", lambda exc: log.page_errors.append(str(exc)))
-
-        def on_dialog(dialog):
-            log.dialogs.append(dialog.message)
-            dialog.dismiss()
-
-        page.on("dialog", on_dialog)
-        page.goto(f"{book_url}/{rel}", wait_until="load")
-        wait_for_widgets(page)
-        wait_for_math(page)
         return page, log
 
     yield _open
     for context in contexts:
         context.close()
+
+
+@pytest.fixture(scope="session")
+def _loaded_pages():
+    pages: dict[tuple[str, str, int], tuple] = {}
+    yield pages
+    for context, _page, _log in pages.values():
+        context.close()
+
+
+@pytest.fixture
+def book_page(browser, book_url, _loaded_pages):
+    """``book_page(rel, color_scheme=..., width=...)`` -> (page, log), loaded once and shared.
+
+    Every check of a built page that only reads it gets the same loaded page (one load per page, colour
+    scheme and width), instead of loading the page again for each check; the tests are ordered page by
+    page (``pytest_collection_modifyitems`` above), so only the current page's loads are kept open.
+    A test that changes the page (answers a question, opens a solution) is listed in ``CHANGES_PAGE``
+    and runs after the readers of the same load.
+    """
+
+    def _get(rel: str, *, color_scheme: str = "light", width: int = 1280):
+        key = (rel, color_scheme, width)
+        if key not in _loaded_pages:
+            for old in [k for k in _loaded_pages if k[0] != rel]:
+                _loaded_pages.pop(old)[0].close()
+            _loaded_pages[key] = _load(browser, f"{book_url}/{rel}", color_scheme=color_scheme, width=width)
+        _context, page, log = _loaded_pages[key]
+        return page, log
+
+    return _get
 
 
 def widget_view_count(page) -> int:

@@ -25,8 +25,8 @@ RAW_TEX_JS = r"""() => {
 
 
 @pytest.mark.parametrize("rel", built_pages())
-def test_page_is_offline_and_renders(open_page, rel):
-    page, log = open_page(rel)
+def test_page_is_offline_and_renders(book_page, rel):
+    page, log = book_page(rel)
 
     assert log.external_requests == [], f"{rel} tried to reach the network: {log.external_requests[:5]}"
     assert log.page_errors == [], f"uncaught errors on {rel}: {log.page_errors}"
@@ -83,10 +83,10 @@ AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 
 @pytest.mark.parametrize("rel", built_pages())
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_page_has_no_serious_accessibility_violations(open_page, rel, scheme):
+def test_page_has_no_serious_accessibility_violations(book_page, rel, scheme):
     """axe-core (from the npm registry, run in the page) finds no serious or critical WCAG violation."""
     assert AXE.exists(), "axe-core is missing: run `make assets` (npm ci)"
-    page, _log = open_page(rel, color_scheme=scheme)
+    page, _log = book_page(rel, color_scheme=scheme)
     page.evaluate(
         f"document.documentElement.dataset.mode = '{scheme}'; document.documentElement.dataset.theme = '{scheme}'"
     )
@@ -108,8 +108,8 @@ def test_page_has_no_serious_accessibility_violations(open_page, rel, scheme):
 
 
 @pytest.mark.parametrize("rel", [p for p in built_pages() if (ROOT / p.replace(".html", ".ipynb")).exists()])
-def test_exercises_are_numbered_per_chapter_and_solutions_open_from_their_title(open_page, rel):
-    page, _log = open_page(rel)
+def test_exercises_are_numbered_per_chapter_and_solutions_open_from_their_title(book_page, rel):
+    page, _log = book_page(rel)
     numbers = page.locator(".exercise .caption-number").all_inner_texts()
     if not numbers and rel.removesuffix(".html").count("/") >= 2:
         pytest.skip("a section page without exercises (its chapter's other pages have them)")

@@ -46,8 +46,8 @@ PAGE_BYTES_JS = """() => {
 
 
 @pytest.mark.parametrize("rel", built_pages())
-def test_no_page_scrolls_sideways_on_a_phone(open_page, rel):
-    page, _ = open_page(rel, width=PHONE_WIDTH)
+def test_no_page_scrolls_sideways_on_a_phone(book_page, rel):
+    page, _ = book_page(rel, width=PHONE_WIDTH)
     result = page.evaluate(WIDEST_ELEMENTS_JS, PHONE_WIDTH)
     assert result["scrollWidth"] <= PHONE_WIDTH, (
         f"{rel} is {result['scrollWidth']} px wide on a {PHONE_WIDTH} px screen; widest: {result['offenders']}"
@@ -55,8 +55,8 @@ def test_no_page_scrolls_sideways_on_a_phone(open_page, rel):
 
 
 @pytest.mark.parametrize("rel", built_pages())
-def test_every_page_weighs_under_5_mb_and_loads_the_widget_manager_only_with_widgets(open_page, rel):
-    page, _ = open_page(rel)
+def test_every_page_weighs_under_5_mb_and_loads_the_widget_manager_only_with_widgets(book_page, rel):
+    page, _ = book_page(rel)
     page.wait_for_load_state("networkidle")
     total = page.evaluate(PAGE_BYTES_JS)
     assert total < MAX_PAGE_BYTES, f"{rel} loads {total / 1e6:.2f} MB"

@@ -75,8 +75,8 @@ WARNING_IN_OUTPUT = re.compile(
 
 @pytest.mark.parametrize("width", [LAPTOP, PHONE])
 @pytest.mark.parametrize("rel", built_pages())
-def test_every_image_keeps_its_aspect_ratio(open_page, rel, width):
-    page, _ = open_page(rel, width=width)
+def test_every_image_keeps_its_aspect_ratio(book_page, rel, width):
+    page, _ = book_page(rel, width=width)
     bad = [
         f"{img['src']}: shown {img['shown']:.2f}, drawn {img['natural']:.2f} ({img['width']:.0f} px wide)"
         for img in page.evaluate(ASPECTS_JS)
@@ -86,8 +86,8 @@ def test_every_image_keeps_its_aspect_ratio(open_page, rel, width):
 
 
 @pytest.mark.parametrize("rel", built_pages())
-def test_no_code_cell_is_wider_than_its_column_on_a_laptop(open_page, rel):
-    page, _ = open_page(rel, width=LAPTOP)
+def test_no_code_cell_is_wider_than_its_column_on_a_laptop(book_page, rel):
+    page, _ = book_page(rel, width=LAPTOP)
     wide = page.evaluate(WIDE_CODE_JS)
     assert not wide, f"{rel}: {len(wide)} code cell(s) need sideways scrolling at {LAPTOP} px: {wide[:3]}"
 
@@ -123,8 +123,8 @@ def test_no_second_header_row_with_only_search(open_page, width):
 
 
 @pytest.mark.parametrize("rel", built_pages())
-def test_widget_text_and_tap_targets_on_a_phone(open_page, rel):
-    page, _ = open_page(rel, width=PHONE)
+def test_widget_text_and_tap_targets_on_a_phone(book_page, rel):
+    page, _ = book_page(rel, width=PHONE)
     if page.locator(".nlpw").count() == 0:
         pytest.skip(f"{rel} has no widget")
     small = page.evaluate(WIDGET_TEXT_JS, MIN_TEXT_PX)
@@ -134,15 +134,15 @@ def test_widget_text_and_tap_targets_on_a_phone(open_page, rel):
 
 
 @pytest.mark.parametrize("rel", built_pages())
-def test_no_warning_or_machine_path_in_outputs(open_page, rel):
-    page, _ = open_page(rel)
+def test_no_warning_or_machine_path_in_outputs(book_page, rel):
+    page, _ = book_page(rel)
     found = [m.group(0) for text in page.evaluate(OUTPUT_TEXT_JS) for m in [WARNING_IN_OUTPUT.search(text)] if m]
     assert not found, f"{rel} shows build output to the reader: {found[:5]}"
 
 
 @pytest.mark.parametrize("rel", built_pages())
-def test_keyboard_tab_order(open_page, rel):
-    page, _ = open_page(rel)
+def test_keyboard_tab_order(book_page, rel):
+    page, _ = book_page(rel)
     # Only an equation wider than the column (it scrolls in its own box) is a tab stop, so that a
     # keyboard reader can scroll it.
     tab_math = page.evaluate(
@@ -171,8 +171,8 @@ def test_keyboard_tab_order(open_page, rel):
 
 
 @pytest.mark.parametrize("rel", [p for p in built_pages() if not p.startswith(("book/intro", "book/appendix"))])
-def test_every_exercise_shows_its_starting_point(open_page, rel):
-    page, _ = open_page(rel)
+def test_every_exercise_shows_its_starting_point(book_page, rel):
+    page, _ = book_page(rel)
     n_exercises = page.locator(".exercise").count()
     stubs = page.locator("div.nlp-exercise-stub pre")
     assert stubs.count() == n_exercises, f"{rel}: {n_exercises} exercises, {stubs.count()} starting points"
