@@ -22,6 +22,10 @@ cd "$(dirname "$0")/.."
 BIN="$PWD/.venv/bin"
 export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 PYTHONHASHSEED=0 MPLBACKEND=Agg
 export PYDEVD_DISABLE_FILE_VALIDATION=1
+# Write byte code (some shells set PYTHONDONTWRITEBYTECODE): every pytest process and kernel would
+# otherwise compile the package and re-rewrite the assertions of every test module (measured: a quarter
+# of collecting the tests) instead of reading them from __pycache__.
+unset PYTHONDONTWRITEBYTECODE
 # One thread per process: the notebooks train many small models, and two processes of two
 # threads each on two cores spend their time contending (measured: 10-100x slower).
 export OMP_NUM_THREADS="${OMP_NUM_THREADS:-1}" MKL_NUM_THREADS="${MKL_NUM_THREADS:-1}"
