@@ -20,7 +20,7 @@ def lenient(monkeypatch):
     monkeypatch.delenv(STRICT_ENV, raising=False)  # these tests look at the feedback, not at CI failures
 
 
-# ----- reference solutions (as in book/feedforward.ipynb) -------------------------------------
+# ----- reference solutions (as in book/feedforward/networks.ipynb and training.ipynb) -------------------------------------
 def _sigmoid(t):
     e = np.exp(-np.abs(t))
     return np.where(t >= 0, 1 / (1 + e), e / (1 + e))
