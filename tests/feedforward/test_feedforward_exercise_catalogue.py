@@ -11,6 +11,8 @@
 * ``adamw_step(params, grads, state, lr, weight_decay)``: in place; state kept between calls; equals Adam
   at weight_decay 0; the decay decoupled from the gradient and applied before the step; no nan on zero
   gradients; grads unchanged.
+* ``perplexity_by_hand()``: one number, the geometric-mean perplexity (p1 p2 p3 p4)^(-1/4) (not the
+  arithmetic mean of 1/p, not 1 / mean p, not the cross-entropy, not without the 4th root).
 * ``layer_norm_backward(x, dy, eps)``: both the mean term and the x_hat term; biased variance with eps
   inside the square root; x and dy unchanged.
 """
@@ -31,6 +33,7 @@ from tests.feedforward.test_feedforward_exercises import (
     binary_cross_entropy,
     inverted_dropout,
     layer_norm_backward,
+    perplexity_by_hand,
     tanh_via_sigmoid,
 )
 
@@ -119,6 +122,43 @@ def dropout_in_place(x, p, gen):
     x[~keep] = 0.0
     x /= 1 - p
     return x
+
+
+# ----- perplexity by hand
+def ppl_product():
+    return (0.25 * 0.5 * 0.125 * 0.5) ** (-1 / 4)
+
+
+def ppl_numpy_float():
+    return np.exp(-np.mean(np.log([0.25, 0.5, 0.125, 0.5])))
+
+
+def ppl_inverse_mean():
+    return 1 / np.mean([0.25, 0.5, 0.125, 0.5])
+
+
+def ppl_mean_of_inverses():
+    return float(np.mean([4, 2, 8, 2]))
+
+
+def ppl_no_root():
+    return 128.0
+
+
+def ppl_bits():
+    return 1.75
+
+
+def ppl_nats():
+    return 1.75 * math.log(2)
+
+
+def ppl_list():
+    return [4, 2, 8, 2]
+
+
+def ppl_guess():
+    return 3.0
 
 
 # ----- backpropagation by hand
@@ -298,6 +338,18 @@ CATALOGUE = {
             Wrong(dropout_inverted_mask, ">= p"),
             Wrong(dropout_no_check, "ValueError"),
             Wrong(dropout_in_place, ("modified its input", "`x`")),
+        ],
+    ),
+    ex.check_perplexity_by_hand: Catalogue(
+        correct=[perplexity_by_hand, ppl_product, ppl_numpy_float],
+        wrong=[
+            Wrong(ppl_inverse_mean, "1 / (mean probability)"),
+            Wrong(ppl_mean_of_inverses, "arithmetic mean of 1/p"),
+            Wrong(ppl_no_root, "4th root"),
+            Wrong(ppl_bits, "2 to that power"),
+            Wrong(ppl_nats, "e to that power"),
+            Wrong(ppl_list, "one number"),
+            Wrong(ppl_guess, "power -1/4"),
         ],
     ),
     ex.check_backprop_by_hand: Catalogue(

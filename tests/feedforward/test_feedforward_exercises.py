@@ -13,6 +13,7 @@ from nlp_helpers.feedforward.exercises import (
     check_binary_cross_entropy,
     check_inverted_dropout,
     check_layer_norm_backward,
+    check_perplexity_by_hand,
     check_tanh_via_sigmoid,
 )
 from tests.exercise_helpers import stub
@@ -24,6 +25,10 @@ def lenient(monkeypatch):
 
 
 # ----- reference solutions (as in book/feedforward/networks.ipynb and training.ipynb) -------------------------------------
+def perplexity_by_hand():
+    return 2**1.75
+
+
 def backprop_by_hand():
     return {"w1": 12.0, "b1": 6.0, "w2": 6.0}
 
@@ -76,6 +81,7 @@ CASES = [
     (check_layer_norm_backward, layer_norm_backward),
     (check_backprop_by_hand, backprop_by_hand),
     (check_adamw_step, adamw_step),
+    (check_perplexity_by_hand, perplexity_by_hand),
 ]
 
 
