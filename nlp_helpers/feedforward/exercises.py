@@ -280,14 +280,22 @@ def _run_student(ex, adamw_step, params, grads_seq, lr, weight_decay):
     for grads in grads_seq:
         gs = [torch.tensor(g, dtype=torch.float64) for g in grads]
         with torch.no_grad():
-            ex.call(adamw_step, InPlace(ps), gs, InPlace(state), lr, weight_decay)
+            new = ex.call(adamw_step, ps, gs, InPlace(state), lr, weight_decay)
+        ex.expect(
+            isinstance(new, (list, tuple))
+            and len(new) == len(ps)
+            and all(isinstance(q, torch.Tensor) and q.shape == p.shape for q, p in zip(new, ps)),
+            "adamw_step should return a list of new tensors, one per parameter, each of its parameter's shape; "
+            f"got {type(new).__name__}.",
+        )
+        ps = [q.detach().clone() for q in new]
     return [p.numpy() for p in ps]
 
 
 def check_adamw_step(adamw_step: Callable) -> CheckResult:
-    """``adamw_step(params, grads, state, lr, weight_decay)`` updates the tensors ``params`` in place, like
+    """``adamw_step(params, grads, state, lr, weight_decay)`` returns the new parameters (a list of tensors), like
     ``torch.optim.AdamW`` with betas (0.9, 0.999) and eps 1e-8; ``state`` is a dict it keeps between steps."""
-    with Checker("Adam with decoupled weight decay", allow_none=True) as ex:
+    with Checker("Adam with decoupled weight decay") as ex:
         gen = np.random.default_rng(0)
         params = [gen.normal(size=(3, 2)), gen.normal(size=4)]
         grads_seq = [[gen.normal(size=(3, 2)), 100 * gen.normal(size=4)] for _ in range(4)]
@@ -296,7 +304,7 @@ def check_adamw_step(adamw_step: Callable) -> CheckResult:
         want = _adamw_reference(params, grads_seq, lr, 0.0)
         ex.expect(
             not np.allclose(got[0], params[0]),
-            "the parameters did not change: update the tensors in `params` in place (p -= ..., or p.sub_(...)).",
+            "the parameters did not change: return the parameters after the step, not the ones you were given.",
         )
         for g, w in zip(got, want):
             if not np.allclose(g, w, rtol=1e-6, atol=1e-9):

@@ -8,9 +8,9 @@
   by 1 - p; p = 0 changes nothing; ValueError unless 0 <= p < 1; x unchanged.
 * ``backprop_by_hand()``: a dict with exactly the keys w1, b1, w2, numbers equal to the hand-worked
   gradients (dL/dy_hat = y_hat - t, through w2, times x for w1).
-* ``adamw_step(params, grads, state, lr, weight_decay)``: in place; state kept between calls; equals Adam
-  at weight_decay 0; the decay decoupled from the gradient and applied before the step; no nan on zero
-  gradients; grads unchanged.
+* ``adamw_step(params, grads, state, lr, weight_decay)``: returns a list of new tensors (params and grads
+  unchanged); state kept between calls; equals Adam at weight_decay 0; the decay decoupled from the
+  gradient and applied before the step; no nan on zero gradients.
 * ``perplexity_by_hand()``: one number, the geometric-mean perplexity (p1 p2 p3 p4)^(-1/4) (not the
   arithmetic mean of 1/p, not 1 / mean p, not the cross-entropy, not without the 4th root).
 * ``layer_norm_backward(x, dy, eps)``: both the mean term and the x_hat term; biased variance with eps
@@ -215,11 +215,12 @@ def by_hand_guess():
 def adamw_functional(params, grads, state, lr, weight_decay):
     state["t"] = t = state.get("t", 0) + 1
     ms, vs = state.setdefault("m", [0.0] * len(params)), state.setdefault("v", [0.0] * len(params))
+    out = []
     for i, (p, g) in enumerate(zip(params, grads)):
         ms[i] = 0.9 * ms[i] + 0.1 * g
         vs[i] = 0.999 * vs[i] + 0.001 * g**2
-        new = p * (1 - lr * weight_decay) - lr * (ms[i] / (1 - 0.9**t)) / ((vs[i] / (1 - 0.999**t)).sqrt() + 1e-8)
-        p.copy_(new)
+        out.append(p * (1 - lr * weight_decay) - lr * (ms[i] / (1 - 0.9**t)) / ((vs[i] / (1 - 0.999**t)).sqrt() + 1e-8))
+    return tuple(out)
 
 
 def _adam_parts(p, g, state, i, t, correct=True):
@@ -233,56 +234,58 @@ def _adam_parts(p, g, state, i, t, correct=True):
 
 def adamw_l2_in_gradient(params, grads, state, lr, weight_decay):
     t = state["t"] = state.get("t", 0) + 1
+    out = []
     for i, (p, g) in enumerate(zip(params, grads)):
         m_hat, v_hat = _adam_parts(p, g + weight_decay * p, state, i, t)
-        p.sub_(lr * m_hat / (v_hat.sqrt() + 1e-8))
+        out.append(p - lr * m_hat / (v_hat.sqrt() + 1e-8))
+    return out
 
 
 def adamw_no_bias_correction(params, grads, state, lr, weight_decay):
     t = state["t"] = state.get("t", 0) + 1
+    out = []
     for i, (p, g) in enumerate(zip(params, grads)):
-        p.mul_(1 - lr * weight_decay)
         m, v = _adam_parts(p, g, state, i, t, correct=False)
-        p.sub_(lr * m / (v.sqrt() + 1e-8))
+        out.append(p * (1 - lr * weight_decay) - lr * m / (v.sqrt() + 1e-8))
+    return out
 
 
 def adamw_forgets_state(params, grads, state, lr, weight_decay):
-    fresh = {}  # a new state every call: t is always 1
-    adamw_step(params, grads, fresh, lr, weight_decay)
+    return adamw_step(params, grads, {}, lr, weight_decay)  # a new state every call: t is always 1
 
 
 def adamw_decay_after(params, grads, state, lr, weight_decay):
     t = state["t"] = state.get("t", 0) + 1
+    out = []
     for i, (p, g) in enumerate(zip(params, grads)):
         m_hat, v_hat = _adam_parts(p, g, state, i, t)
-        p.sub_(lr * m_hat / (v_hat.sqrt() + 1e-8))
-        p.mul_(1 - lr * weight_decay)
+        out.append((p - lr * m_hat / (v_hat.sqrt() + 1e-8)) * (1 - lr * weight_decay))
+    return out
 
 
 def adamw_eps_missing(params, grads, state, lr, weight_decay):
     t = state["t"] = state.get("t", 0) + 1
-    for i, (p, g) in enumerate(zip(params, grads)):
-        p.mul_(1 - lr * weight_decay)
-        m_hat, v_hat = _adam_parts(p, g, state, i, t)
-        p.sub_(lr * m_hat / v_hat.sqrt())
-
-
-def adamw_returns_new(params, grads, state, lr, weight_decay):
-    t = state["t"] = state.get("t", 0) + 1
     out = []
     for i, (p, g) in enumerate(zip(params, grads)):
         m_hat, v_hat = _adam_parts(p, g, state, i, t)
-        out.append(p * (1 - lr * weight_decay) - lr * m_hat / (v_hat.sqrt() + 1e-8))
+        out.append(p * (1 - lr * weight_decay) - lr * m_hat / v_hat.sqrt())
     return out
 
 
-def adamw_changes_grads(params, grads, state, lr, weight_decay):
-    t = state["t"] = state.get("t", 0) + 1
-    for i, (p, g) in enumerate(zip(params, grads)):
-        p.mul_(1 - lr * weight_decay)
-        m_hat, v_hat = _adam_parts(p, g, state, i, t)
-        g.zero_()  # "clears" the gradient, as optimiser.zero_grad would
-        p.sub_(lr * m_hat / (v_hat.sqrt() + 1e-8))
+def adamw_returns_old(params, grads, state, lr, weight_decay):
+    adamw_step(params, grads, state, lr, weight_decay)
+    return list(params)
+
+
+def adamw_in_place(params, grads, state, lr, weight_decay):
+    new = adamw_step(params, grads, state, lr, weight_decay)
+    for p, q in zip(params, new):
+        p.copy_(q)
+    return params
+
+
+def adamw_one_tensor(params, grads, state, lr, weight_decay):
+    return adamw_step(params, grads, state, lr, weight_decay)[0]
 
 
 def ln_backward_autograd(x, dy, eps=1e-5):
@@ -374,8 +377,9 @@ CATALOGUE = {
             Wrong(adamw_forgets_state, "keep m, v"),
             Wrong(adamw_decay_after, "decay after the Adam step"),
             Wrong(adamw_eps_missing, "not nan"),
-            Wrong(adamw_returns_new, "did not change"),
-            Wrong(adamw_changes_grads, ("modified its input", "`grads`")),
+            Wrong(adamw_returns_old, "did not change"),
+            Wrong(adamw_in_place, ("modified its input", "`params`")),
+            Wrong(adamw_one_tensor, "list of new tensors"),
         ],
     ),
     ex.check_layer_norm_backward: Catalogue(

@@ -35,13 +35,14 @@ def backprop_by_hand():
 
 def adamw_step(params, grads, state, lr, weight_decay, b1=0.9, b2=0.999):
     t = state["t"] = state.get("t", 0) + 1
+    new = []
     for i, (p, g) in enumerate(zip(params, grads)):
         m, v = state.setdefault(i, (torch.zeros_like(p), torch.zeros_like(p)))
-        p.mul_(1 - lr * weight_decay)
         m.mul_(b1).add_((1 - b1) * g)
         v.mul_(b2).add_((1 - b2) * g * g)
         m_hat, v_hat = m / (1 - b1**t), v / (1 - b2**t)
-        p.sub_(lr * m_hat / (v_hat.sqrt() + 1e-8))
+        new.append(p * (1 - lr * weight_decay) - lr * m_hat / (v_hat.sqrt() + 1e-8))
+    return new
 
 
 def _sigmoid(t):
