@@ -74,10 +74,11 @@ def test_otter_notebook_has_one_question_per_exercise():
     assert raw[0].startswith("# ASSIGNMENT CONFIG\nname: feedforward")
     questions = [s for s in raw if s.startswith("# BEGIN QUESTION")]
     assert [q.splitlines()[1] for q in questions] == [
+        "name: ff-ex-adamw",
         "name: ff-ex-dropout",
         "name: ff-ex-layer-norm",
     ]
-    assert raw.count("# BEGIN TESTS") == raw.count("# END QUESTION") == 2
+    assert raw.count("# BEGIN TESTS") == raw.count("# END QUESTION") == 3
 
 
 def test_export_rejects_bad_input(tmp_path):
