@@ -3,6 +3,7 @@
 Each checker calls the student's function on small inputs, compares it with the chapter's helpers
 (:mod:`nlp_helpers.feedforward.normalisation`), with numpy or with torch (its binary cross-entropy
 and autograd), tests the edge case students forget, and gives a hint with every failure.
+The by-hand backpropagation exercise is checked as values; AdamW against ``torch.optim.AdamW``.
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ from collections.abc import Callable
 import numpy as np
 import torch
 
-from nlp_helpers.exercises.checker import Checker, CheckResult
+from nlp_helpers.exercises.checker import Checker, CheckResult, InPlace
 from nlp_helpers.feedforward.normalisation import dropout
 
 __all__ = [
+    "check_adamw_step",
+    "check_backprop_by_hand",
     "check_binary_cross_entropy",
     "check_inverted_dropout",
     "check_layer_norm_backward",
+    "check_perplexity_by_hand",
     "check_tanh_via_sigmoid",
 ]
 
@@ -176,4 +180,202 @@ def check_layer_norm_backward(layer_norm_backward: Callable) -> CheckResult:
             atol=1e-9,
             hint="sigma = sqrt(var + eps) with the biased variance (divide by d).",
         )
+    return ex.result
+
+
+# ----- backpropagation by hand -------------------------------------------------------------------
+# The graph of the exercise: a = w1 x + b1, h = ReLU(a), y_hat = w2 h, L = (y_hat - t)^2 / 2.
+_BY_HAND = {"x": 2.0, "w1": 1.5, "b1": -1.0, "w2": 2.0, "t": 1.0}
+
+
+def _by_hand_grads(out_grad=None, skip_x=False, skip_w2=False) -> dict[str, float]:
+    v = _BY_HAND
+    h = max(v["w1"] * v["x"] + v["b1"], 0.0)
+    y_hat = v["w2"] * h
+    d_y = (y_hat - v["t"]) if out_grad is None else out_grad(y_hat, v["t"])
+    d_h = d_y * (1.0 if skip_w2 else v["w2"])
+    d_a = d_h * (1.0 if h > 0 else 0.0)
+    return {"w1": d_a * (1.0 if skip_x else v["x"]), "b1": d_a, "w2": d_y * h}
+
+
+_BY_HAND_MISTAKES = [
+    (
+        {"out_grad": lambda y, t: t - y},
+        "every sign is flipped: dL/dy_hat = y_hat - t (the prediction minus the target), not t - y_hat.",
+    ),
+    (
+        {"out_grad": lambda y, t: y},
+        "dL/dy_hat for L = (y_hat - t)^2 / 2 is y_hat - t, not y_hat: subtract the target.",
+    ),
+    (
+        {"out_grad": lambda y, t: 2 * (y - t)},
+        "the loss has a factor 1/2, so dL/dy_hat = y_hat - t, without the 2.",
+    ),
+    ({"skip_x": True}, "dL/dw1 = dL/da * x: multiply by the input x = 2 (the local derivative of w1 x)."),
+    ({"skip_w2": True}, "dL/dh = dL/dy_hat * w2: the path from y_hat back to h goes through the weight w2 = 2."),
+]
+
+
+def check_backprop_by_hand(backprop_by_hand: Callable) -> CheckResult:
+    """``backprop_by_hand()``: dict with the three gradients ``"w1"``, ``"b1"``, ``"w2"`` as numbers."""
+    with Checker("Backpropagation by hand") as ex:
+        got = ex.call(backprop_by_hand)
+        want = _by_hand_grads()
+        ex.expect(
+            isinstance(got, dict),
+            f"backprop_by_hand() should return a dict with keys 'w1', 'b1', 'w2', got {type(got).__name__}.",
+        )
+        ex.expect(
+            set(got) == set(want),
+            f"the keys should be exactly {sorted(want)}, got {sorted(map(str, got))}.",
+        )
+        try:
+            values = {k: float(got[k]) for k in want}
+        except (TypeError, ValueError):
+            ex.fail("every gradient should be a number (a float or an int).")
+        wrong = [k for k in want if not np.isclose(values[k], want[k], rtol=1e-3, atol=1e-6)]
+        for kwargs, hint in _BY_HAND_MISTAKES if wrong else []:
+            other = _by_hand_grads(**kwargs)
+            if all(np.isclose(values[k], other[k], rtol=1e-3, atol=1e-6) for k in want):
+                ex.fail(hint)
+        ex.expect(
+            not wrong,
+            f"dL/d{wrong[0]} should not be {values[wrong[0]]:g}: run the forward pass first (a, h, y_hat, L), "
+            "then go back one node at a time, multiplying by each local derivative."
+            if wrong
+            else "",
+        )
+    return ex.result
+
+
+# ----- AdamW -------------------------------------------------------------------------------------
+def _adamw_reference(params, grads_seq, lr, weight_decay):
+    ps = [torch.tensor(p, dtype=torch.float64) for p in params]
+    for p in ps:
+        p.requires_grad_(True)
+    opt = torch.optim.AdamW(ps, lr=lr, weight_decay=weight_decay)
+    for grads in grads_seq:
+        for p, g in zip(ps, grads):
+            p.grad = torch.tensor(g, dtype=torch.float64)
+        opt.step()
+    return [p.detach().numpy() for p in ps]
+
+
+def _adamw_decay_after(params, grads_seq, lr, weight_decay, b1=0.9, b2=0.999, eps=1e-8):
+    """The common slip: the Adam step first, then the decay (PyTorch decays first)."""
+    out = []
+    for k, p in enumerate(params):
+        p, m, v = np.array(p, dtype=float), 0.0, 0.0
+        for t, grads in enumerate(grads_seq, start=1):
+            g = grads[k]
+            m, v = b1 * m + (1 - b1) * g, b2 * v + (1 - b2) * g * g
+            p = p - lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
+            p = p - lr * weight_decay * p
+        out.append(p)
+    return out
+
+
+def _run_student(ex, adamw_step, params, grads_seq, lr, weight_decay):
+    ps, state = [torch.tensor(p, dtype=torch.float64) for p in params], {}
+    for grads in grads_seq:
+        gs = [torch.tensor(g, dtype=torch.float64) for g in grads]
+        with torch.no_grad():
+            new = ex.call(adamw_step, ps, gs, InPlace(state), lr, weight_decay)
+        ex.expect(
+            isinstance(new, (list, tuple))
+            and len(new) == len(ps)
+            and all(isinstance(q, torch.Tensor) and q.shape == p.shape for q, p in zip(new, ps)),
+            "adamw_step should return a list of new tensors, one per parameter, each of its parameter's shape; "
+            f"got {type(new).__name__}.",
+        )
+        ps = [q.detach().clone() for q in new]
+    return [p.numpy() for p in ps]
+
+
+def check_adamw_step(adamw_step: Callable) -> CheckResult:
+    """``adamw_step(params, grads, state, lr, weight_decay)`` returns the new parameters (a list of tensors), like
+    ``torch.optim.AdamW`` with betas (0.9, 0.999) and eps 1e-8; ``state`` is a dict it keeps between steps."""
+    with Checker("Adam with decoupled weight decay") as ex:
+        gen = np.random.default_rng(0)
+        params = [gen.normal(size=(3, 2)), gen.normal(size=4)]
+        grads_seq = [[gen.normal(size=(3, 2)), 100 * gen.normal(size=4)] for _ in range(4)]
+        lr = 0.01
+        got = _run_student(ex, adamw_step, params, grads_seq, lr, 0.0)
+        want = _adamw_reference(params, grads_seq, lr, 0.0)
+        ex.expect(
+            not np.allclose(got[0], params[0]),
+            "the parameters did not change: return the parameters after the step, not the ones you were given.",
+        )
+        for g, w in zip(got, want):
+            if not np.allclose(g, w, rtol=1e-6, atol=1e-9):
+                one = _run_student(ex, adamw_step, params, grads_seq[:1], lr, 0.0)
+                if np.allclose(one[0] - params[0], -lr * np.sign(grads_seq[0][0]), atol=1e-6):
+                    ex.fail(
+                        "with weight_decay = 0 your first step is right but later ones are not: keep m, v and "
+                        "the step count t in `state` between calls, and use t in the bias corrections."
+                    )
+                ex.fail(
+                    "with weight_decay = 0 AdamW is Adam: m and v are running averages of g and g², "
+                    "bias-corrected by 1 - beta^t, and the step is lr * m_hat / (sqrt(v_hat) + eps)."
+                )
+        got = _run_student(ex, adamw_step, params, grads_seq, lr, 0.1)
+        want = _adamw_reference(params, grads_seq, lr, 0.1)
+        if not all(np.allclose(g, w, rtol=1e-6, atol=1e-9) for g, w in zip(got, want)):
+            after = _adamw_decay_after(params, grads_seq, lr, 0.1)
+            if all(np.allclose(g, w, rtol=1e-6, atol=1e-9) for g, w in zip(got, after)):
+                ex.fail(
+                    "you decay after the Adam step; the convention here (and PyTorch's) is to shrink the "
+                    "parameter first, p <- p - lr * weight_decay * p, then take the Adam step."
+                )
+            ex.fail(
+                "with weight_decay > 0 the result differs from AdamW: the decay is decoupled, a separate "
+                "step p <- p - lr * weight_decay * p, not added to the gradient (that is Adam with L2, "
+                "which then divides the decay by sqrt(v_hat))."
+            )
+        zero = [np.zeros(3)]
+        got = _run_student(ex, adamw_step, zero, [[np.zeros(3)]], lr, 0.1)
+        ex.expect(
+            bool(np.all(np.isfinite(got[0]))) and np.allclose(got[0], 0.0),
+            "a zero gradient on zero weights must leave them at 0, not nan: add eps to sqrt(v_hat), "
+            "not inside a division by sqrt(v_hat) alone.",
+        )
+    return ex.result
+
+
+# ----- perplexity by hand ------------------------------------------------------------------------
+_PPL_PROBS = (0.25, 0.5, 0.125, 0.5)  # the probabilities of the exercise's four test tokens
+_PPL_MISTAKES = [
+    (
+        1 / (sum(_PPL_PROBS) / 4),
+        "that is 1 / (mean probability); perplexity is the geometric mean: "
+        "exp of the mean negative log-probability, or (p1 p2 p3 p4)^(-1/4).",
+    ),
+    (
+        sum(1 / p for p in _PPL_PROBS) / 4,
+        "that is the arithmetic mean of 1/p; perplexity takes the geometric mean, (p1 p2 p3 p4)^(-1/4).",
+    ),
+    (128.0, "that is 1 / (p1 p2 p3 p4); take its 4th root: perplexity is per token."),
+    (1.75, "that is the cross-entropy in bits per token; perplexity is 2 to that power."),
+    (1.75 * np.log(2), "that is the cross-entropy in nats per token; perplexity is e to that power."),
+]
+
+
+def check_perplexity_by_hand(perplexity_by_hand: Callable) -> CheckResult:
+    """``perplexity_by_hand()``: the perplexity (a number) of four tokens of probability 1/4, 1/2, 1/8, 1/2."""
+    with Checker("Perplexity by hand") as ex:
+        got = ex.call(perplexity_by_hand)
+        ex.expect(
+            isinstance(got, (int, float, np.floating, np.integer)) and not isinstance(got, bool),
+            f"perplexity_by_hand() should return one number, got {type(got).__name__}.",
+        )
+        value = float(got)
+        want = float(np.prod(_PPL_PROBS) ** (-1 / len(_PPL_PROBS)))
+        if not np.isclose(value, want, rtol=1e-3):
+            for wrong, hint in _PPL_MISTAKES:
+                if np.isclose(value, wrong, rtol=1e-3):
+                    ex.fail(hint)
+            ex.fail(
+                f"{value:g} is not the perplexity: multiply the four probabilities, then raise the product to "
+                "the power -1/4 (or: average -log p, then exponentiate in the same base)."
+            )
     return ex.result

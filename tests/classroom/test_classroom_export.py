@@ -22,7 +22,7 @@ from tools.notebooks import clean
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "book" / "tagging.ipynb"
-FEEDFORWARD = ROOT / "book" / "feedforward.ipynb"
+FEEDFORWARD = ROOT / "book" / "feedforward" / "training.ipynb"
 POINTS = {"tagging-ex-shape": 1, "tagging-ex-spans": 1, "tagging-ex-prf": 2, "tagging-ex-viterbi": 3}
 POINTS["tagging-ex-forward"] = 3
 
@@ -74,12 +74,11 @@ def test_otter_notebook_has_one_question_per_exercise():
     assert raw[0].startswith("# ASSIGNMENT CONFIG\nname: feedforward")
     questions = [s for s in raw if s.startswith("# BEGIN QUESTION")]
     assert [q.splitlines()[1] for q in questions] == [
-        "name: ff-ex-tanh",
-        "name: ff-ex-bce",
+        "name: ff-ex-adamw",
         "name: ff-ex-dropout",
         "name: ff-ex-layer-norm",
     ]
-    assert raw.count("# BEGIN TESTS") == raw.count("# END QUESTION") == 4
+    assert raw.count("# BEGIN TESTS") == raw.count("# END QUESTION") == 3
 
 
 def test_export_rejects_bad_input(tmp_path):

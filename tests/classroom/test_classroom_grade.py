@@ -25,7 +25,7 @@ from tools.classroom.report import write_reports
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGE = ROOT / "book" / "tagging.ipynb"
-OTHER = ROOT / "book" / "feedforward.ipynb"
+OTHER = ROOT / "book" / "feedforward" / "training.ipynb"
 LABELS = ["tagging-ex-shape", "tagging-ex-spans", "tagging-ex-prf", "tagging-ex-viterbi", "tagging-ex-forward"]
 POINTS = {"tagging-ex-shape": 1, "tagging-ex-spans": 1, "tagging-ex-prf": 2, "tagging-ex-viterbi": 3}
 POINTS["tagging-ex-forward"] = 3
@@ -134,7 +134,7 @@ def graded(tmp_path_factory):
         if nb is not None:
             nbformat.write(nb, subs / name)
     release(tmp / "other", [OTHER])
-    (subs / "other-chapter/feedforward.ipynb").write_bytes((tmp / "other" / "feedforward.ipynb").read_bytes())
+    (subs / "other-chapter/feedforward.ipynb").write_bytes((tmp / "other" / "feedforward" / "training.ipynb").read_bytes())
     older = copy.deepcopy(student)
     older.metadata["nlp_classroom"]["version"] = "0123456789ab"
     nbformat.write(older, subs / "older/tagging.ipynb")
@@ -225,7 +225,7 @@ def test_monkeypatching_the_checker_earns_nothing(graded):
     ("sub", "words"),
     [
         ("invalid/tagging.ipynb", "not a readable Jupyter notebook"),
-        ("other-chapter/feedforward.ipynb", "book/feedforward, which is not part of this assignment"),
+        ("other-chapter/feedforward.ipynb", "book/feedforward/training, which is not part of this assignment"),
         ("older/tagging.ipynb", "another version of book/tagging"),
     ],
 )

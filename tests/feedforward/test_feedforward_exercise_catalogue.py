@@ -6,6 +6,13 @@
   different lengths.
 * ``inverted_dropout(x, p, gen)``: the mask ``gen.random(x.shape) >= p`` drawn once; kept entries divided
   by 1 - p; p = 0 changes nothing; ValueError unless 0 <= p < 1; x unchanged.
+* ``backprop_by_hand()``: a dict with exactly the keys w1, b1, w2, numbers equal to the hand-worked
+  gradients (dL/dy_hat = y_hat - t, through w2, times x for w1).
+* ``adamw_step(params, grads, state, lr, weight_decay)``: returns a list of new tensors (params and grads
+  unchanged); state kept between calls; equals Adam at weight_decay 0; the decay decoupled from the
+  gradient and applied before the step; no nan on zero gradients.
+* ``perplexity_by_hand()``: one number, the geometric-mean perplexity (p1 p2 p3 p4)^(-1/4) (not the
+  arithmetic mean of 1/p, not 1 / mean p, not the cross-entropy, not without the 4th root).
 * ``layer_norm_backward(x, dy, eps)``: both the mean term and the x_hat term; biased variance with eps
   inside the square root; x and dy unchanged.
 """
@@ -21,9 +28,12 @@ from nlp_helpers.feedforward import exercises as ex
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 from tests.feedforward.test_feedforward_exercises import (
     _sigmoid,
+    adamw_step,
+    backprop_by_hand,
     binary_cross_entropy,
     inverted_dropout,
     layer_norm_backward,
+    perplexity_by_hand,
     tanh_via_sigmoid,
 )
 
@@ -114,6 +124,170 @@ def dropout_in_place(x, p, gen):
     return x
 
 
+# ----- perplexity by hand
+def ppl_product():
+    return (0.25 * 0.5 * 0.125 * 0.5) ** (-1 / 4)
+
+
+def ppl_numpy_float():
+    return np.exp(-np.mean(np.log([0.25, 0.5, 0.125, 0.5])))
+
+
+def ppl_inverse_mean():
+    return 1 / np.mean([0.25, 0.5, 0.125, 0.5])
+
+
+def ppl_mean_of_inverses():
+    return float(np.mean([4, 2, 8, 2]))
+
+
+def ppl_no_root():
+    return 128.0
+
+
+def ppl_bits():
+    return 1.75
+
+
+def ppl_nats():
+    return 1.75 * math.log(2)
+
+
+def ppl_list():
+    return [4, 2, 8, 2]
+
+
+def ppl_guess():
+    return 3.0
+
+
+# ----- backpropagation by hand
+def by_hand_ints():
+    return {"w2": 6, "w1": 12, "b1": 6}
+
+
+def by_hand_computed():
+    x, w1, b1, w2, t = 2.0, 1.5, -1.0, 2.0, 1.0
+    a = w1 * x + b1
+    h = max(a, 0.0)
+    d_y = w2 * h - t
+    d_a = d_y * w2 * (a > 0)
+    return {"w1": d_a * x, "b1": d_a, "w2": d_y * h}
+
+
+def by_hand_sign_flipped():
+    return {"w1": -12.0, "b1": -6.0, "w2": -6.0}
+
+
+def by_hand_forgets_target():
+    return {"w1": 16.0, "b1": 8.0, "w2": 8.0}
+
+
+def by_hand_keeps_the_2():
+    return {"w1": 24.0, "b1": 12.0, "w2": 12.0}
+
+
+def by_hand_forgets_x():
+    return {"w1": 6.0, "b1": 6.0, "w2": 6.0}
+
+
+def by_hand_forgets_w2():
+    return {"w1": 6.0, "b1": 3.0, "w2": 6.0}
+
+
+def by_hand_tuple():
+    return (12.0, 6.0, 6.0)
+
+
+def by_hand_wrong_keys():
+    return {"dw1": 12.0, "db1": 6.0, "dw2": 6.0}
+
+
+def by_hand_strings():
+    return {"w1": "twelve", "b1": "six", "w2": "six"}
+
+
+def by_hand_guess():
+    return {"w1": 1.0, "b1": 1.0, "w2": 1.0}
+
+
+# ----- AdamW
+def adamw_functional(params, grads, state, lr, weight_decay):
+    state["t"] = t = state.get("t", 0) + 1
+    ms, vs = state.setdefault("m", [0.0] * len(params)), state.setdefault("v", [0.0] * len(params))
+    out = []
+    for i, (p, g) in enumerate(zip(params, grads)):
+        ms[i] = 0.9 * ms[i] + 0.1 * g
+        vs[i] = 0.999 * vs[i] + 0.001 * g**2
+        out.append(p * (1 - lr * weight_decay) - lr * (ms[i] / (1 - 0.9**t)) / ((vs[i] / (1 - 0.999**t)).sqrt() + 1e-8))
+    return tuple(out)
+
+
+def _adam_parts(p, g, state, i, t, correct=True):
+    m, v = state.setdefault(i, (torch.zeros_like(p), torch.zeros_like(p)))
+    m.mul_(0.9).add_(0.1 * g)
+    v.mul_(0.999).add_(0.001 * g * g)
+    if correct:
+        return m / (1 - 0.9**t), v / (1 - 0.999**t)
+    return m, v
+
+
+def adamw_l2_in_gradient(params, grads, state, lr, weight_decay):
+    t = state["t"] = state.get("t", 0) + 1
+    out = []
+    for i, (p, g) in enumerate(zip(params, grads)):
+        m_hat, v_hat = _adam_parts(p, g + weight_decay * p, state, i, t)
+        out.append(p - lr * m_hat / (v_hat.sqrt() + 1e-8))
+    return out
+
+
+def adamw_no_bias_correction(params, grads, state, lr, weight_decay):
+    t = state["t"] = state.get("t", 0) + 1
+    out = []
+    for i, (p, g) in enumerate(zip(params, grads)):
+        m, v = _adam_parts(p, g, state, i, t, correct=False)
+        out.append(p * (1 - lr * weight_decay) - lr * m / (v.sqrt() + 1e-8))
+    return out
+
+
+def adamw_forgets_state(params, grads, state, lr, weight_decay):
+    return adamw_step(params, grads, {}, lr, weight_decay)  # a new state every call: t is always 1
+
+
+def adamw_decay_after(params, grads, state, lr, weight_decay):
+    t = state["t"] = state.get("t", 0) + 1
+    out = []
+    for i, (p, g) in enumerate(zip(params, grads)):
+        m_hat, v_hat = _adam_parts(p, g, state, i, t)
+        out.append((p - lr * m_hat / (v_hat.sqrt() + 1e-8)) * (1 - lr * weight_decay))
+    return out
+
+
+def adamw_eps_missing(params, grads, state, lr, weight_decay):
+    t = state["t"] = state.get("t", 0) + 1
+    out = []
+    for i, (p, g) in enumerate(zip(params, grads)):
+        m_hat, v_hat = _adam_parts(p, g, state, i, t)
+        out.append(p * (1 - lr * weight_decay) - lr * m_hat / v_hat.sqrt())
+    return out
+
+
+def adamw_returns_old(params, grads, state, lr, weight_decay):
+    adamw_step(params, grads, state, lr, weight_decay)
+    return list(params)
+
+
+def adamw_in_place(params, grads, state, lr, weight_decay):
+    new = adamw_step(params, grads, state, lr, weight_decay)
+    for p, q in zip(params, new):
+        p.copy_(q)
+    return params
+
+
+def adamw_one_tensor(params, grads, state, lr, weight_decay):
+    return adamw_step(params, grads, state, lr, weight_decay)[0]
+
+
 def ln_backward_autograd(x, dy, eps=1e-5):
     xt = torch.tensor(x, requires_grad=True)
     y = torch.nn.functional.layer_norm(xt, (x.shape[1],), eps=eps)
@@ -167,6 +341,45 @@ CATALOGUE = {
             Wrong(dropout_inverted_mask, ">= p"),
             Wrong(dropout_no_check, "ValueError"),
             Wrong(dropout_in_place, ("modified its input", "`x`")),
+        ],
+    ),
+    ex.check_perplexity_by_hand: Catalogue(
+        correct=[perplexity_by_hand, ppl_product, ppl_numpy_float],
+        wrong=[
+            Wrong(ppl_inverse_mean, "1 / (mean probability)"),
+            Wrong(ppl_mean_of_inverses, "arithmetic mean of 1/p"),
+            Wrong(ppl_no_root, "4th root"),
+            Wrong(ppl_bits, "2 to that power"),
+            Wrong(ppl_nats, "e to that power"),
+            Wrong(ppl_list, "one number"),
+            Wrong(ppl_guess, "power -1/4"),
+        ],
+    ),
+    ex.check_backprop_by_hand: Catalogue(
+        correct=[backprop_by_hand, by_hand_ints, by_hand_computed],
+        wrong=[
+            Wrong(by_hand_sign_flipped, "y_hat - t"),
+            Wrong(by_hand_forgets_target, "subtract the target"),
+            Wrong(by_hand_keeps_the_2, "factor 1/2"),
+            Wrong(by_hand_forgets_x, "input x = 2"),
+            Wrong(by_hand_forgets_w2, "weight w2"),
+            Wrong(by_hand_tuple, "should return a dict"),
+            Wrong(by_hand_wrong_keys, "keys should be exactly"),
+            Wrong(by_hand_strings, "should be a number"),
+            Wrong(by_hand_guess, "forward pass first"),
+        ],
+    ),
+    ex.check_adamw_step: Catalogue(
+        correct=[adamw_step, adamw_functional],
+        wrong=[
+            Wrong(adamw_l2_in_gradient, "decoupled"),
+            Wrong(adamw_no_bias_correction, "bias-corrected"),
+            Wrong(adamw_forgets_state, "keep m, v"),
+            Wrong(adamw_decay_after, "decay after the Adam step"),
+            Wrong(adamw_eps_missing, "not nan"),
+            Wrong(adamw_returns_old, "did not change"),
+            Wrong(adamw_in_place, ("modified its input", "`params`")),
+            Wrong(adamw_one_tensor, "list of new tensors"),
         ],
     ),
     ex.check_layer_norm_backward: Catalogue(

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
 
 from nlp_helpers.exercises.checker import STRICT_ENV
 from nlp_helpers.feedforward.exercises import (
+    check_adamw_step,
+    check_backprop_by_hand,
     check_binary_cross_entropy,
     check_inverted_dropout,
     check_layer_norm_backward,
+    check_perplexity_by_hand,
     check_tanh_via_sigmoid,
 )
 from tests.exercise_helpers import stub
@@ -20,7 +24,27 @@ def lenient(monkeypatch):
     monkeypatch.delenv(STRICT_ENV, raising=False)  # these tests look at the feedback, not at CI failures
 
 
-# ----- reference solutions (as in book/feedforward.ipynb) -------------------------------------
+# ----- reference solutions (as in book/feedforward/networks.ipynb and training.ipynb) -------------------------------------
+def perplexity_by_hand():
+    return 2**1.75
+
+
+def backprop_by_hand():
+    return {"w1": 12.0, "b1": 6.0, "w2": 6.0}
+
+
+def adamw_step(params, grads, state, lr, weight_decay, b1=0.9, b2=0.999):
+    t = state["t"] = state.get("t", 0) + 1
+    new = []
+    for i, (p, g) in enumerate(zip(params, grads)):
+        m, v = state.setdefault(i, (torch.zeros_like(p), torch.zeros_like(p)))
+        m.mul_(b1).add_((1 - b1) * g)
+        v.mul_(b2).add_((1 - b2) * g * g)
+        m_hat, v_hat = m / (1 - b1**t), v / (1 - b2**t)
+        new.append(p * (1 - lr * weight_decay) - lr * m_hat / (v_hat.sqrt() + 1e-8))
+    return new
+
+
 def _sigmoid(t):
     e = np.exp(-np.abs(t))
     return np.where(t >= 0, 1 / (1 + e), e / (1 + e))
@@ -56,6 +80,9 @@ CASES = [
     (check_binary_cross_entropy, binary_cross_entropy),
     (check_inverted_dropout, inverted_dropout),
     (check_layer_norm_backward, layer_norm_backward),
+    (check_backprop_by_hand, backprop_by_hand),
+    (check_adamw_step, adamw_step),
+    (check_perplexity_by_hand, perplexity_by_hand),
 ]
 
 
