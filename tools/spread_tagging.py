@@ -1,4 +1,4 @@
-"""Spread over seeds of the trained taggers of ``book/tagging.ipynb`` (the numbers in its hidden checks).
+"""Spread over seeds of the trained taggers of ``book/tagging/crf.ipynb`` and ``book/tagging/ner.ipynb`` (the numbers in its hidden checks).
 
 Usage: ``python tools/spread_tagging.py 0 1 2 3 4 5`` (one JSON line per seed; run once more with
 ``ATEN_CPU_CAPABILITY=default`` for the other kernel path). Uses the chapter's settings: feature CRF

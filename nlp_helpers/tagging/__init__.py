@@ -1,4 +1,4 @@
-"""Helpers of the chapter *Sequence labelling: parts of speech and named entities* (``book/tagging.ipynb``).
+"""Helpers of the chapter *Sequence labelling: parts of speech and named entities* (``book/tagging/``).
 
 One idea per module (import from the module itself; this package re-exports nothing):
 

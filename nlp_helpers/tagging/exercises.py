@@ -1,4 +1,4 @@
-"""Checkers for the exercises of the chapter *Sequence labelling* (``book/tagging.ipynb``).
+"""Checkers for the exercises of the chapter *Sequence labelling* (``book/tagging/``).
 
 Each ``check_*`` calls the student's function on small inputs, compares it with the chapter's
 helpers (themselves tested against brute-force enumeration and seqeval) and tries the edge case
@@ -7,17 +7,17 @@ students forget, with a hint in every message.
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
 from collections.abc import Callable
 
 import numpy as np
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
-from nlp_helpers.tagging.crf import crf_log_partition
 from nlp_helpers.tagging.features import word_shape
-from nlp_helpers.tagging.spans import tag_spans
 from nlp_helpers.tagging.viterbi import viterbi
 
-__all__ = ["check_bio_spans", "check_crf_forward", "check_span_prf", "check_viterbi", "check_word_shape"]
+__all__ = ["check_bio_viterbi", "check_hand_viterbi", "check_viterbi", "check_word_shape"]
 
 
 def check_word_shape(shape: Callable) -> CheckResult:
@@ -38,83 +38,6 @@ def check_word_shape(shape: Callable) -> CheckResult:
                 hint="Upper-case letters become X, lower-case x, digits d; keep '.', '-' and "
                 "other characters as they are (str.isupper/islower/isdigit work for é too).",
             )
-    return ex.result
-
-
-def check_bio_spans(bio_spans: Callable) -> CheckResult:
-    """``bio_spans(tags)`` -> list of ``(type, start, end)`` (end exclusive) from well-formed IOB2 tags."""
-    with Checker("Entities from IOB2 tags") as ex:
-        cases = [
-            (
-                ["B-PER", "I-PER", "O", "B-LOC"],
-                ("an entity at the very end of the sentence is easy to lose: close any open entity after the loop."),
-            ),
-            (
-                ["O", "B-ORG", "I-ORG", "I-ORG", "O"],
-                (
-                    "an entity runs from its B- tag through the I- tags "
-                    "of the same type; end is exclusive (one past the last)."
-                ),
-            ),
-            (
-                ["B-PER", "B-PER", "I-PER"],
-                ("a B- tag always starts a new entity, even right after one of the same type."),
-            ),
-            (["B-LOC", "I-LOC", "B-ORG", "O"], "an entity ends where the next B- tag starts."),
-            (["O", "O"], "no B- tag, no entity: return an empty list."),
-            ([], "an empty sentence has no entities."),
-        ]
-        for tags, hint in cases:
-            got = ex.call(bio_spans, list(tags))
-            got = [tuple(s) for s in got]
-            want = tag_spans(tags)
-            if got == [(k, s, e - 1) for k, s, e in want] and want:
-                ex.fail(
-                    f"bio_spans({tags}) should be {want}, got {got}: make end exclusive "
-                    "(one past the entity's last token), like Python slices."
-                )
-            ex.expect_equal(got, want, what=f"bio_spans({tags})", hint=hint)
-    return ex.result
-
-
-def check_span_prf(span_prf: Callable) -> CheckResult:
-    """``span_prf(gold, pred)`` on lists of ``(type, start, end)`` spans -> ``(precision, recall, f1)``."""
-    with Checker("Span precision, recall and F1") as ex:
-        gold = [("PER", 0, 2), ("LOC", 5, 6), ("ORG", 8, 10)]
-        pred = [("PER", 0, 2), ("LOC", 5, 7), ("ORG", 8, 10), ("PER", 12, 13)]
-        got = ex.call(span_prf, list(gold), list(pred))
-        p, r = 2 / 4, 2 / 3
-        ex.expect_close(
-            np.asarray(got, dtype=float),
-            [p, r, 2 * p * r / (p + r)],
-            what="span_prf(gold, pred)",
-            hint="Precision = correct / predicted, recall = correct / gold; a span is correct "
-            "only if type, start and end all match (('LOC', 5, 7) is wrong). "
-            "F1 is their harmonic mean, 2PR / (P + R).",
-        )
-        got = ex.call(span_prf, [("PER", 0, 2), ("LOC", 4, 5)], [("ORG", 0, 2), ("LOC", 4, 5)])
-        ex.expect_close(
-            np.asarray(got, dtype=float),
-            [0.5, 0.5, 0.5],
-            what="span_prf([('PER', 0, 2), ('LOC', 4, 5)], [('ORG', 0, 2), ('LOC', 4, 5)])",
-            hint="('ORG', 0, 2) has the right boundaries but the wrong type: it is not a correct entity. "
-            "Compare whole (type, start, end) triples, not just (start, end).",
-        )
-        got = ex.call(span_prf, [("PER", 0, 1), ("PER", 3, 4)], [("PER", 0, 1), ("PER", 0, 1)])
-        ex.expect_close(
-            np.asarray(got, dtype=float),
-            [1.0, 0.5, 2 / 3],
-            what="span_prf with a duplicate prediction",
-            hint="Compare sets of spans: predicting the same span twice counts once.",
-        )
-        got = ex.call(span_prf, list(gold), [])
-        ex.expect_close(
-            np.asarray(got, dtype=float),
-            [0.0, 0.0, 0.0],
-            what="span_prf(gold, [])",
-            hint="With no predictions precision is 0/0: return 0 (as conlleval and seqeval do), "
-            "and F1 0 when P + R = 0, instead of dividing by zero.",
-        )
     return ex.result
 
 
@@ -157,32 +80,222 @@ def check_viterbi(viterbi_fn: Callable) -> CheckResult:
     return ex.result
 
 
-def check_crf_forward(crf_forward: Callable) -> CheckResult:
-    """``crf_forward(emissions, transitions)`` -> log Z of a linear-chain CRF, by the forward algorithm."""
-    with Checker("The CRF forward algorithm") as ex:
-        for _start, trans, em in _problems():
-            got = ex.call(crf_forward, em.copy(), trans.copy())
-            want = crf_log_partition(em, trans)
-            vit = viterbi(np.zeros(len(trans)), trans, em)[1]
-            if np.isscalar(got) and np.isclose(float(got), vit) and not np.isclose(vit, want):
-                ex.fail(
-                    "you returned the score of the best path: the forward algorithm *sums* over all paths. "
-                    "Replace max with log-sum-exp."
-                )
+# The four-sentence corpus of the page on HMMs (book/tagging/pos.ipynb).
+TINY_CORPUS = [
+    [("I", "PRON"), ("saw", "VERB"), ("a", "DET"), ("mouse", "NOUN")],
+    [("Let", "VERB"), ("me", "PRON"), ("fetch", "VERB"), ("my", "PRON"), ("saw", "NOUN")],
+    [("I", "PRON"), ("fetch", "VERB"), ("my", "PRON"), ("mouse", "NOUN")],
+    [("a", "DET"), ("mouse", "NOUN"), ("saw", "VERB"), ("me", "PRON")],
+]
+
+
+def _tiny_hmm() -> tuple[dict, dict, dict]:
+    """Maximum-likelihood pi, a and b of :data:`TINY_CORPUS` as dicts of probabilities."""
+    start, trans, emit, out, tag_n = Counter(), Counter(), Counter(), Counter(), Counter()
+    for sent in TINY_CORPUS:
+        tags = [t for _, t in sent]
+        start[tags[0]] += 1
+        for a, b in itertools.pairwise(tags):
+            trans[a, b] += 1
+            out[a] += 1
+        for w, t in sent:
+            emit[t, w] += 1
+            tag_n[t] += 1
+    pi = {t: c / len(TINY_CORPUS) for t, c in start.items()}
+    a = {k: c / out[k[0]] for k, c in trans.items()}
+    b = {k: c / tag_n[k[0]] for k, c in emit.items()}
+    return pi, a, b
+
+
+def _hand_values(emission: str = "P(w|t)", orientation: str = "row=previous", first_emission: bool = True):
+    pi, a, b = _tiny_hmm()
+    word_n = Counter(w for s in TINY_CORPUS for w, _ in s)
+    if emission == "P(t|w)":
+        b = {(t, w): b[t, w] * sum(1 for s in TINY_CORPUS for x, y in s if y == t) / word_n[w] for (t, w) in b}
+
+    def tr(x, y):
+        return a.get((x, y), 0.0) if orientation == "row=previous" else a.get((y, x), 0.0)
+
+    v1 = pi["PRON"] * (b[("PRON", "me")] if first_emission else 1.0)
+    return {
+        "v1_PRON": v1,
+        "v2_VERB": v1 * tr("PRON", "VERB") * b[("VERB", "saw")],
+        "v2_NOUN": v1 * tr("PRON", "NOUN") * b[("NOUN", "saw")],
+    }
+
+
+def _not_yet() -> None:
+    raise NotImplementedError
+
+
+HAND_KEYS = ("v1_PRON", "v2_VERB", "v2_NOUN")
+
+
+def check_hand_viterbi(hand_viterbi: object) -> CheckResult:
+    """``hand_viterbi``: dict of v1(PRON), v2(VERB), v2(NOUN) (probabilities) and the best tags of *me saw*."""
+    want = _hand_values()
+    with Checker("Viterbi by hand") as ex:
+        if hand_viterbi is ...:
+            ex.call(_not_yet)  # the stub: "not yet"
+        ex.expect(
+            isinstance(hand_viterbi, dict),
+            f"hand_viterbi should be a dict with the keys {list(HAND_KEYS) + ['best']}, "
+            f"got {type(hand_viterbi).__name__}.",
+        )
+        missing = [k for k in (*HAND_KEYS, "best") if k not in hand_viterbi]
+        ex.expect(not missing, f"hand_viterbi is missing the keys {missing}.")
+        ex.expect(
+            all(isinstance(hand_viterbi[k], (int, float)) and not isinstance(hand_viterbi[k], bool) for k in HAND_KEYS),
+            "v1_PRON, v2_VERB and v2_NOUN should be numbers (floats or fractions such as 1 / 6).",
+        )
+        got = {k: float(hand_viterbi[k]) for k in HAND_KEYS}
+        ex.expect(
+            all(v >= 0 for v in got.values()),
+            "Your values are negative: write the cells as probabilities, not log probabilities.",
+        )
+        mistakes = [
+            (
+                _hand_values(first_emission=False),
+                "v1(PRON) is pi(PRON) times the emission b(me | PRON): you left out the emission of the first word.",
+            ),
+            (
+                _hand_values(emission="P(t|w)"),
+                "The emission is b_j(w) = P(w | j) = C(w, j) / C(j), the share "
+                "of the tag's words that are this word, not P(j | w).",
+            ),
+            (
+                _hand_values(orientation="reversed"),
+                "The transition is a(PRON, VERB) = C(PRON -> VERB) / "
+                "C(PRON ->): from the previous tag PRON to VERB, not the other way round.",
+            ),
+        ]
+        for values, hint in mistakes:
+            if all(np.isclose(got[k], values[k], rtol=1e-3) for k in HAND_KEYS) and not all(
+                np.isclose(got[k], want[k], rtol=1e-3) for k in HAND_KEYS
+            ):
+                ex.fail(hint)
+        ex.expect_close(
+            got["v1_PRON"],
+            want["v1_PRON"],
+            what="v1_PRON",
+            hint="v1(PRON) = pi(PRON) * b(me | PRON): the share of sentences that start with PRON "
+            "times the share of PRON tokens that are 'me'.",
+        )
+        for tag in ("VERB", "NOUN"):
+            key = f"v2_{tag}"
+            if np.isclose(got[key], want[key] / want["v1_PRON"], rtol=1e-3):
+                ex.fail(f"{key} should include v1(PRON): v2(j) = v1(PRON) * a(PRON, j) * b(saw | j).")
             ex.expect_close(
+                got[key],
+                want[key],
+                what=key,
+                hint=f"v2({tag}) = v1(PRON) * a(PRON, {tag}) * b(saw | {tag}); only PRON can emit 'me', "
+                "so it is the only previous tag with a nonzero cell.",
+            )
+        best = hand_viterbi["best"]
+        ex.expect_equal(
+            list(best) if isinstance(best, (list, tuple)) else best,
+            ["PRON", "VERB"],
+            what="best",
+            hint="The best path ends in the larger of v2(VERB) and v2(NOUN); write it as a list of two tag names.",
+        )
+    return ex.result
+
+
+BIO_TAGS = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+
+
+def _valid(tags: list[str]) -> bool:
+    prev = None
+    for tag in tags:
+        if tag.startswith("I-") and (prev is None or prev == "O" or prev[2:] != tag[2:]):
+            return False
+        prev = tag
+    return True
+
+
+def _invalid_kind(tags: list[str]) -> str:
+    prev = None
+    for tag in tags:
+        if tag.startswith("I-"):
+            if prev is None:
+                return f"it starts with {tag}: a sentence cannot open inside an entity"
+            if prev == "O":
+                return f"it has O -> {tag}: an I- tag must continue an entity"
+            if prev[2:] != tag[2:]:
+                return f"it has {prev} -> {tag}: an I- tag must continue an entity of the same type"
+        prev = tag
+    return ""
+
+
+def _brute_bio(emissions: np.ndarray, transitions: np.ndarray, tags: list[str]) -> list[str]:
+    best, best_score = None, -np.inf
+    T, K = emissions.shape
+    for path in itertools.product(range(K), repeat=T):
+        names = [tags[j] for j in path]
+        if not _valid(names):
+            continue
+        score = emissions[np.arange(T), path].sum() + sum(transitions[a, b] for a, b in itertools.pairwise(path))
+        if score > best_score:
+            best, best_score = names, score
+    return best
+
+
+def _bio_problems() -> list[tuple[np.ndarray, np.ndarray, list[str]]]:
+    rng = np.random.default_rng(29)
+    out = []
+    i_per, i_loc, b_per = BIO_TAGS.index("I-PER"), BIO_TAGS.index("I-LOC"), BIO_TAGS.index("B-PER")
+    for T in (1, 2, 3, 4, 5, 4, 3, 5):
+        em, tr = rng.normal(scale=1.5, size=(T, 5)), rng.normal(size=(5, 5))
+        out.append((em, tr, list(BIO_TAGS)))
+    # an I- tag is the best first tag; then O -> I-PER and B-PER -> I-LOC are tempting
+    em = np.zeros((3, 5))
+    em[0, i_per] = 5
+    out.append((em, np.zeros((5, 5)), list(BIO_TAGS)))
+    em = np.zeros((3, 5))
+    em[:, 0], em[1, i_per] = 1, 5
+    out.append((em, np.zeros((5, 5)), list(BIO_TAGS)))
+    em = np.zeros((3, 5))
+    em[0, b_per], em[1, i_loc], em[2, 0] = 3, 5, 3
+    out.append((em, np.zeros((5, 5)), list(BIO_TAGS)))
+    # the tags in another order: "O" is not column 0
+    order = [3, 2, 0, 4, 1]
+    em, tr = rng.normal(scale=1.5, size=(4, 5)), rng.normal(size=(5, 5))
+    out.append((em, tr, [BIO_TAGS[k] for k in order]))
+    return out
+
+
+def check_bio_viterbi(bio_viterbi: Callable) -> CheckResult:
+    """``bio_viterbi(emissions, transitions, tags)`` -> the best valid IOB2 tag sequence (tag names)."""
+    with Checker("Decoding that respects BIO") as ex:
+        for em, tr, tags in _bio_problems():
+            T = len(em)
+            want = _brute_bio(em, tr, tags)
+            got = ex.call(bio_viterbi, em, tr, list(tags))
+            ex.expect(
+                isinstance(got, (list, tuple)) and len(got) == T,
+                f"for T={T} words return a list of {T} tags, got {got!r}.",
+            )
+            got = list(got)
+            if all(isinstance(g, (int, np.integer)) for g in got):
+                ex.fail("Return the tag names (e.g. 'B-PER'), not their column indices: map them through tags.")
+            kind = _invalid_kind(got) if all(isinstance(g, str) for g in got) else ""
+            if kind:
+                ex.fail(
+                    f"Your sequence {got} is not valid IOB2: {kind}. Forbid those steps (score -inf) "
+                    "inside the recursion, including for the first word."
+                )
+            if got != want and tags != BIO_TAGS:
+                ex.fail(
+                    f"With the tags in the order {tags} you returned {got}, expected {want}: "
+                    "do not assume that 'O' or any tag sits in a fixed column; read the names in tags."
+                )
+            ex.expect_equal(
                 got,
                 want,
-                what=f"log Z for T={em.shape[0]}, K={em.shape[1]}",
-                hint="alpha[0] = emissions[0]; alpha[t, j] = logsumexp_i(alpha[t-1, i] + "
-                "transitions[i, j]) + emissions[t, j]; log Z = logsumexp_j alpha[T-1, j].",
+                what=f"bio_viterbi on a {T}-word problem with tags {tags}",
+                hint="Your sequence is valid but not the best valid one. Set forbidden transitions to -inf "
+                "before taking the max (repairing an unconstrained path afterwards is not optimal), and "
+                "forbid I- tags at the first word.",
             )
-        big_em, big_trans = 400 * _problems()[3][2], 400 * _problems()[3][1]
-        got = ex.call(crf_forward, big_em.copy(), big_trans.copy())
-        ex.expect_close(
-            got,
-            crf_log_partition(big_em, big_trans),
-            what="log Z with scores in the hundreds",
-            hint="exp(400) overflows to inf: subtract the maximum before exponentiating "
-            "(log-sum-exp trick), or use scipy.special.logsumexp / torch.logsumexp.",
-        )
     return ex.result

@@ -2,11 +2,12 @@
 and typical wrong answers (rejected with a hint naming the mistake).
 
 * ``shape(word)``: X / x / d per character for any alphabet (é), other characters kept, no collapsing.
-* ``bio_spans(tags)``: (type, start, end) with end exclusive; an entity at the end; B- after B- of the
-  same type starts a new entity; empty input.
-* ``span_prf(gold, pred)``: type and both boundaries must match; duplicates count once; 0/0 gives 0.
 * ``fast_viterbi``: a path of T states and the max log score (sums of logs); back-pointers reversed.
-* ``crf_forward``: log-sum-exp over all paths (not the max); stable for scores in the hundreds.
+* ``hand_viterbi`` (a value): probabilities, not logs; v1 includes the first emission; emissions are
+  P(w | t), not P(t | w); transitions go from the previous tag; v2 includes v1; the best path as names.
+* ``bio_viterbi(emissions, transitions, tags)``: valid IOB2 only (no I- at the start, no O -> I-X, no
+  B-X -> I-Y); the best valid sequence (constraints inside the recursion, not a repair afterwards); tag
+  names, not indices; tags in any column order.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import re
 
 import numpy as np
-from scipy.special import logsumexp
 
 from nlp_helpers.tagging import exercises as ex
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
@@ -47,97 +47,6 @@ def shape_short(word):  # collapses repeated symbols: the short shape
 
 def shape_drops_punctuation(word):
     return "".join("X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else "" for c in word)
-
-
-# ---------------------------------------------------------------- BIO spans
-def spans_loop(tags):
-    spans, current = [], None
-    for i, tag in enumerate([*tags, "O"]):
-        if current and not (tag.startswith("I-") and tag[2:] == current[0]):
-            spans.append((current[0], current[1], i))
-            current = None
-        if tag.startswith("B-"):
-            current = (tag[2:], i)
-    return spans
-
-
-def spans_starts_then_scan(tags):
-    spans = []
-    for i, tag in enumerate(tags):
-        if tag.startswith("B-"):
-            end = i + 1
-            while end < len(tags) and tags[end] == "I-" + tag[2:]:
-                end += 1
-            spans.append((tag[2:], i, end))
-    return spans
-
-
-def spans_inclusive_end(tags):
-    return [(k, s, e - 1) for k, s, e in spans_loop(tags)]
-
-
-def spans_loses_last(tags):
-    spans, current = [], None
-    for i, tag in enumerate(tags):
-        if current and not (tag.startswith("I-") and tag[2:] == current[0]):
-            spans.append((current[0], current[1], i))
-            current = None
-        if tag.startswith("B-"):
-            current = (tag[2:], i)
-    return spans
-
-
-def spans_merges_b_after_b(tags):  # only a type change or O closes an entity
-    spans, current = [], None
-    for i, tag in enumerate([*tags, "O"]):
-        kind = tag[2:] if tag != "O" else None
-        if current and kind != current[0]:
-            spans.append((current[0], current[1], i))
-            current = None
-        if tag != "O" and current is None:
-            current = (kind, i)
-    return spans
-
-
-# ---------------------------------------------------------------- span P/R/F1
-def prf_sets(gold, pred):
-    gold, pred = set(gold), set(pred)
-    correct = len(gold & pred)
-    p = correct / len(pred) if pred else 0.0
-    r = correct / len(gold) if gold else 0.0
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
-
-
-def prf_counts(gold, pred):
-    g, q = sorted(set(map(tuple, gold))), sorted(set(map(tuple, pred)))
-    tp = sum(1 for s in q if s in g)
-    p = np.divide(tp, len(q)) if q else 0.0
-    r = np.divide(tp, len(g)) if g else 0.0
-    f = 0.0 if p + r == 0 else float(2 * p * r / (p + r))
-    return float(p), float(r), f
-
-
-def prf_ignores_type(gold, pred):
-    return prf_sets([(s, e) for _, s, e in gold], [(s, e) for _, s, e in pred])
-
-
-def prf_counts_duplicates(gold, pred):
-    correct = sum(1 for s in pred if s in set(gold))
-    p = correct / len(pred) if pred else 0.0
-    r = correct / len(gold) if gold else 0.0
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
-
-
-def prf_divides_by_zero(gold, pred):
-    gold, pred = set(gold), set(pred)
-    correct = len(gold & pred)
-    p, r = correct / len(pred), correct / len(gold)
-    return p, r, 2 * p * r / (p + r)
-
-
-def prf_f1_is_mean(gold, pred):
-    p, r, _ = prf_sets(gold, pred)
-    return p, r, (p + r) / 2
 
 
 # ---------------------------------------------------------------- Viterbi
@@ -191,37 +100,143 @@ def viterbi_greedy(log_start, log_trans, log_em):  # best state per step, no bac
     return path, score
 
 
-# ---------------------------------------------------------------- CRF forward
-def forward_manual(emissions, transitions):
-    alpha = np.asarray(emissions[0], float)
+# ---------------------------------------------------------------- Viterbi by hand
+class Answer(dict):
+    """A by-hand answer (a value, not a function) with a name for the test ids."""
+
+    def __init__(self, name, value):
+        super().__init__(value)
+        self.__name__ = name
+
+
+class ListAnswer(list):
+    def __init__(self, name, value):
+        super().__init__(value)
+        self.__name__ = name
+
+
+V1 = 2 / 4 * 2 / 6
+HAND_RIGHT = {"v1_PRON": V1, "v2_VERB": V1 * 3 / 5 * 2 / 5, "v2_NOUN": V1 * 2 / 5 * 1 / 4, "best": ["PRON", "VERB"]}
+HAND_FRACTIONS = {"v1_PRON": 1 / 6, "v2_VERB": 0.04, "v2_NOUN": 1 / 60, "best": ("PRON", "VERB")}
+HAND_LOGS = {k: float(np.log(v)) for k, v in HAND_RIGHT.items() if k != "best"} | {"best": ["PRON", "VERB"]}
+HAND_NO_FIRST_EMISSION = {
+    "v1_PRON": 0.5,
+    "v2_VERB": 0.5 * 3 / 5 * 2 / 5,
+    "v2_NOUN": 0.5 * 2 / 5 / 4,
+    "best": ["PRON", "VERB"],
+}
+HAND_P_TAG_GIVEN_WORD = {
+    "v1_PRON": 0.5,
+    "v2_VERB": 0.5 * 3 / 5 * 2 / 3,
+    "v2_NOUN": 0.5 * 2 / 5 * 1 / 3,
+    "best": ["PRON", "VERB"],
+}
+HAND_REVERSED = {"v1_PRON": V1, "v2_VERB": V1 * 4 / 5 * 2 / 5, "v2_NOUN": 0.0, "best": ["PRON", "VERB"]}
+HAND_NO_V1 = {"v1_PRON": V1, "v2_VERB": 3 / 5 * 2 / 5, "v2_NOUN": 2 / 5 * 1 / 4, "best": ["PRON", "VERB"]}
+HAND_WRONG_BEST = HAND_RIGHT | {"best": ["PRON", "NOUN"]}
+HAND_MISSING = {"v1_PRON": V1, "v2_VERB": 0.04}
+
+
+# ---------------------------------------------------------------- BIO-constrained Viterbi
+def _allowed(prev, tag):
+    return not tag.startswith("I-") or (prev is not None and prev != "O" and prev[2:] == tag[2:])
+
+
+def bio_masked(emissions, transitions, tags):
+    K = len(tags)
+    trans = np.array(
+        [[transitions[i, j] if _allowed(tags[i], tags[j]) else -np.inf for j in range(K)] for i in range(K)]
+    )
+    v = np.array([emissions[0, j] if _allowed(None, tags[j]) else -np.inf for j in range(K)])
+    backs = []
     for t in range(1, len(emissions)):
-        s = alpha[:, None] + transitions
-        m = s.max(0)
-        alpha = m + np.log(np.exp(s - m).sum(0)) + emissions[t]
-    m = alpha.max()
-    return float(m + np.log(np.exp(alpha - m).sum()))
+        cand = v[:, None] + trans
+        backs.append(cand.argmax(0))
+        v = cand.max(0) + emissions[t]
+    path = [int(v.argmax())]
+    for b in reversed(backs):
+        path.append(int(b[path[-1]]))
+    return [tags[j] for j in path[::-1]]
 
 
-def forward_scipy(emissions, transitions):
-    alpha = emissions[0]
+def bio_loops(emissions, transitions, tags):  # plain loops, a table of scores and back-pointers
+    T, K = len(emissions), len(tags)
+    score = [[float("-inf")] * K for _ in range(T)]
+    back = [[0] * K for _ in range(T)]
+    for j in range(K):
+        if _allowed(None, tags[j]):
+            score[0][j] = emissions[0][j]
+    for t in range(1, T):
+        for j in range(K):
+            for i in range(K):
+                if _allowed(tags[i], tags[j]) and score[t - 1][i] + transitions[i][j] > score[t][j]:
+                    score[t][j] = score[t - 1][i] + transitions[i][j]
+                    back[t][j] = i
+            score[t][j] += emissions[t][j]
+    j = max(range(K), key=lambda k: score[T - 1][k])
+    out = [j]
+    for t in range(T - 1, 0, -1):
+        j = back[t][j]
+        out.append(j)
+    return [tags[k] for k in reversed(out)]
+
+
+def _variant(emissions, transitions, tags, start_ok, step_ok):
+    K = len(tags)
+    trans = np.array(
+        [[transitions[i, j] if step_ok(tags[i], tags[j]) else -np.inf for j in range(K)] for i in range(K)]
+    )
+    v = np.array([emissions[0, j] if start_ok(tags[j]) else -np.inf for j in range(K)])
+    backs = []
     for t in range(1, len(emissions)):
-        alpha = logsumexp(alpha[:, None] + transitions, axis=0) + emissions[t]
-    return float(logsumexp(alpha))
+        cand = v[:, None] + trans
+        backs.append(cand.argmax(0))
+        v = cand.max(0) + emissions[t]
+    path = [int(v.argmax())]
+    for b in reversed(backs):
+        path.append(int(b[path[-1]]))
+    return path[::-1]
 
 
-def forward_max(emissions, transitions):  # Viterbi's max instead of a sum
-    alpha = emissions[0]
-    for t in range(1, len(emissions)):
-        alpha = (alpha[:, None] + transitions).max(0) + emissions[t]
-    return float(alpha.max())
+def bio_unconstrained(emissions, transitions, tags):
+    return [tags[j] for j in _variant(emissions, transitions, tags, lambda t: True, lambda a, b: True)]
 
 
-def forward_overflows(emissions, transitions):
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-        alpha = np.exp(emissions[0])
-        for t in range(1, len(emissions)):
-            alpha = (alpha[:, None] * np.exp(transitions)).sum(0) * np.exp(emissions[t])
-        return float(np.log(alpha.sum()))
+def bio_allows_start(emissions, transitions, tags):  # forgets the first word
+    return [tags[j] for j in _variant(emissions, transitions, tags, lambda t: True, lambda a, b: _allowed(a, b))]
+
+
+def bio_allows_type_change(emissions, transitions, tags):  # only O -> I- forbidden
+    return [
+        tags[j]
+        for j in _variant(
+            emissions,
+            transitions,
+            tags,
+            lambda t: not t.startswith("I-"),
+            lambda a, b: not (a == "O" and b.startswith("I-")),
+        )
+    ]
+
+
+def bio_repairs(emissions, transitions, tags):  # unconstrained path, then I-X -> B-X where invalid
+    out, prev = [], None
+    for tag in bio_unconstrained(emissions, transitions, tags):
+        if not _allowed(prev, tag):
+            tag = "B-" + tag[2:]
+        out.append(tag)
+        prev = tag
+    return out
+
+
+def bio_indices(emissions, transitions, tags):
+    names = bio_masked(emissions, transitions, tags)
+    return [tags.index(n) for n in names]
+
+
+def bio_o_first(emissions, transitions, tags):  # assumes the column order O, B-PER, I-PER, B-LOC, I-LOC
+    fixed = ["O", "B-PER", "I-PER", "B-LOC", "I-LOC"]
+    return bio_masked(emissions, transitions, fixed)
 
 
 CATALOGUE = {
@@ -233,23 +248,6 @@ CATALOGUE = {
             Wrong(shape_drops_punctuation, "keep '.', '-'"),
         ],
     ),
-    ex.check_bio_spans: Catalogue(
-        correct=[spans_loop, spans_starts_then_scan],
-        wrong=[
-            Wrong(spans_inclusive_end, "exclusive"),
-            Wrong(spans_loses_last, "very end"),
-            Wrong(spans_merges_b_after_b, "B- tag always starts a new entity"),
-        ],
-    ),
-    ex.check_span_prf: Catalogue(
-        correct=[prf_sets, prf_counts],
-        wrong=[
-            Wrong(prf_ignores_type, ("wrong type",)),
-            Wrong(prf_counts_duplicates, "counts once"),
-            Wrong(prf_divides_by_zero, ("ZeroDivisionError",)),
-            Wrong(prf_f1_is_mean, "harmonic mean"),
-        ],
-    ),
     ex.check_viterbi: Catalogue(
         correct=[viterbi_vectorised, viterbi_table],
         wrong=[
@@ -258,11 +256,28 @@ CATALOGUE = {
             Wrong(viterbi_greedy, "max_i"),
         ],
     ),
-    ex.check_crf_forward: Catalogue(
-        correct=[forward_manual, forward_scipy],
+    ex.check_hand_viterbi: Catalogue(
+        correct=[Answer("hand_right", HAND_RIGHT), Answer("hand_fractions", HAND_FRACTIONS)],
         wrong=[
-            Wrong(forward_max, "sums"),
-            Wrong(forward_overflows, ("overflows", "log-sum-exp")),
+            Wrong(Answer("hand_logs", HAND_LOGS), "not log probabilities"),
+            Wrong(Answer("hand_no_first_emission", HAND_NO_FIRST_EMISSION), "emission of the first word"),
+            Wrong(Answer("hand_p_tag_given_word", HAND_P_TAG_GIVEN_WORD), "not P(j | w)"),
+            Wrong(Answer("hand_reversed", HAND_REVERSED), "not the other way round"),
+            Wrong(Answer("hand_no_v1", HAND_NO_V1), "should include v1(PRON)"),
+            Wrong(Answer("hand_wrong_best", HAND_WRONG_BEST), "larger of v2(VERB) and v2(NOUN)"),
+            Wrong(Answer("hand_missing", HAND_MISSING), "missing the keys"),
+            Wrong(ListAnswer("hand_list", [0.1, 0.2]), "should be a dict"),
+        ],
+    ),
+    ex.check_bio_viterbi: Catalogue(
+        correct=[bio_masked, bio_loops],
+        wrong=[
+            Wrong(bio_unconstrained, "not valid IOB2"),
+            Wrong(bio_allows_start, "starts with I-"),
+            Wrong(bio_allows_type_change, "same type"),
+            Wrong(bio_repairs, "repairing an unconstrained path"),
+            Wrong(bio_indices, "not their column indices"),
+            Wrong(bio_o_first, "fixed column"),
         ],
     ),
 }

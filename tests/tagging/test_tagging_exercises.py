@@ -8,9 +8,7 @@ import pytest
 
 from nlp_helpers.exercises.checker import STRICT_ENV
 from nlp_helpers.tagging import exercises as ex
-from nlp_helpers.tagging.crf import crf_log_partition
 from nlp_helpers.tagging.features import word_shape
-from nlp_helpers.tagging.spans import tag_spans
 from nlp_helpers.tagging.viterbi import viterbi
 
 
@@ -35,16 +33,14 @@ def _fast_viterbi(s, tr, em):
     return viterbi(s, tr, em)
 
 
-def _forward(em, tr):
-    return crf_log_partition(em, tr)
+def _bio_brute(em, tr, tags):
+    return ex._brute_bio(em, tr, tags)
 
 
 CASES = {
     "check_word_shape": (lambda w: word_shape(w)),
-    "check_bio_spans": (lambda tags: tag_spans(tags)),
-    "check_span_prf": _prf,
     "check_viterbi": _fast_viterbi,
-    "check_crf_forward": _forward,
+    "check_bio_viterbi": _bio_brute,
 }
 
 
@@ -71,26 +67,6 @@ def test_typical_mistakes_get_specific_hints():
     r = ex.check_word_shape(lambda w: "".join("X" if c.isupper() else "x" if c.islower() else "d" for c in w))
     assert r.status == "wrong" and "keep" in r.message
 
-    def forgets_last(tags):
-        spans, cur = [], None
-        for i, t in enumerate(tags):
-            if cur and not (t.startswith("I-") and t[2:] == cur[0]):
-                spans.append((cur[0], cur[1], i))
-                cur = None
-            if t.startswith("B-"):
-                cur = (t[2:], i)
-        return spans
-
-    r = ex.check_bio_spans(forgets_last)
-    assert r.status == "wrong" and "end" in r.message
-    r = ex.check_bio_spans(lambda tags: [(k, s, e - 1) for k, s, e in tag_spans(tags)])
-    assert r.status == "wrong" and "exclusive" in r.message
-
-    r = ex.check_span_prf(lambda g, p: (len(set(g) & set(p)) / len(p), len(set(g) & set(p)) / len(g), 0.5))
-    assert r.status == "wrong" and "harmonic" in r.message
-    r = ex.check_span_prf(lambda g, p: _prf(g, p) if p else (1 / 0, 0, 0))
-    assert r.status == "wrong" and "ZeroDivisionError" in r.message
-
     def no_reverse(s, tr, em):
         path, score = viterbi(s, tr, em)
         return path[::-1], score
@@ -100,15 +76,28 @@ def test_typical_mistakes_get_specific_hints():
     r = ex.check_viterbi(lambda s, tr, em: (list(np.argmax(em, axis=1)), float(em.max(axis=1).sum())))
     assert r.status == "wrong" and "log score" in r.message
 
-    r = ex.check_crf_forward(lambda em, tr: viterbi(np.zeros(len(tr)), tr, em)[1])
-    assert r.status == "wrong" and "log-sum-exp" in r.message
+    r = ex.check_hand_viterbi({"v1_PRON": 1 / 6, "v2_VERB": 0.04, "v2_NOUN": 1 / 60, "best": ["PRON", "VERB"]})
+    assert r.status == "correct"
+    r = ex.check_hand_viterbi(...)
+    assert r.status == "not yet"
 
-    def naive(em, tr):
-        alpha = np.exp(em[0])
-        for t in range(1, len(em)):
-            alpha = (alpha[:, None] * np.exp(tr)).sum(0) * np.exp(em[t])
-        return float(np.log(alpha.sum()))
 
-    with np.errstate(over="ignore", invalid="ignore"):
-        r = ex.check_crf_forward(naive)
-    assert r.status == "wrong" and "overflow" in r.message
+def test_hand_values_follow_the_tiny_corpus_by_hand():
+    # worked on paper: pi(PRON) = 2/4, b(me | PRON) = 2/6, a(PRON, VERB) = 3/5, b(saw | VERB) = 2/5,
+    # a(PRON, NOUN) = 2/5, b(saw | NOUN) = 1/4
+    v = ex._hand_values()
+    assert np.isclose(v["v1_PRON"], 1 / 6) and np.isclose(v["v2_VERB"], 1 / 25) and np.isclose(v["v2_NOUN"], 1 / 60)
+
+
+def test_bio_brute_force_is_valid_and_beats_every_valid_sequence():
+    import itertools
+
+    for em, tr, tags in ex._bio_problems():
+        best = ex._brute_bio(em, tr, tags)
+        assert ex._valid(best)
+        idx = [tags.index(t) for t in best]
+        top = em[np.arange(len(em)), idx].sum() + sum(tr[a, b] for a, b in zip(idx, idx[1:]))
+        for path in itertools.product(range(len(tags)), repeat=min(len(em), 3)):
+            if len(path) == len(em) and ex._valid([tags[j] for j in path]):
+                s = em[np.arange(len(em)), path].sum() + sum(tr[a, b] for a, b in zip(path, path[1:]))
+                assert s <= top + 1e-12

@@ -25,7 +25,7 @@ from tests.widget_node import run_widget_js
 HERE = Path(__file__).resolve().parents[1]  # tests/
 GOLDEN = HERE / "golden" / "viterbi_widget.json"
 
-# The tagging chapter's toy corpus and sentence (book/tagging.ipynb checks that it shows the same).
+# The tagging chapter's toy corpus and sentence (book/tagging/pos.ipynb checks that it shows the same).
 TINY_CORPUS = [
     [("I", "PRON"), ("saw", "VERB"), ("a", "DET"), ("mouse", "NOUN")],
     [("Let", "VERB"), ("me", "PRON"), ("fetch", "VERB"), ("my", "PRON"), ("saw", "NOUN")],
@@ -64,7 +64,7 @@ def golden_data() -> dict:
             "data-testid=vt-cell-t-j (null = impossible), the best path in vt-path's data-path once the slider "
             "vt-step is at the last word. Regenerate: python -m tests.widgets.test_widgets_viterbi"
         ),
-        "page": "book/tagging.html",
+        "page": "book/tagging/pos.html",
         "construct": {
             "words": widget.words,
             "tags": widget.tags,
