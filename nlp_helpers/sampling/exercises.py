@@ -83,9 +83,8 @@ def check_sampling_by_hand(by_hand_sampling: Callable) -> CheckResult:
                     "you applied top-p before the temperature (the nucleus of T = 1, then T = 0.5): the "
                     "order is temperature first, then top-p on the tempered distribution."
                 )
-            if math.isclose(p_top, float(softmax(kept := np.where(nuc1, z, -np.inf))[0]), abs_tol=5e-4):
+            if math.isclose(p_top, float(softmax(np.where(nuc1, z, -np.inf))[0]), abs_tol=5e-4):
                 ex.fail("that is P(top) at T = 1 after top-p: divide the logits by T = 0.5 first.")
-            del kept
             ex.fail(
                 f"P(top token) should be {want_p:.3f}, got {p_top:.3f}: e^4 / (e^4 + e^2), the two "
                 "tempered logits of the nucleus."
