@@ -107,7 +107,7 @@ def test_the_public_api_is_discovered() -> None:
     api = public_callables()
     assert "bpe" in {m.rsplit(".", 1)[-1] for m in api} and "BPE" in api["nlp_helpers.tokenization.bpe"]
     assert "wikipedia_articles" in api["nlp_helpers.data.corpora"]  # an lru_cache-wrapped loader
-    assert "check_softmax_with_temperature" in api["nlp_helpers.sampling.exercises"]
+    assert "check_distinct_n" in api["nlp_helpers.sampling.exercises"]
     assert "AttentionExplorer" in api["nlp_helpers.widgets.attention"]
     assert "_check_logits" not in api["nlp_helpers.sampling.distributions"]  # private
     assert "check_float" not in api["nlp_helpers.sampling.distributions"]  # imported from _checks, defined elsewhere

@@ -1,196 +1,93 @@
-"""Checkers for the exercises of the LLM sampling chapter (``book/sampling.ipynb``).
+"""Checkers for the exercises of the LLM sampling chapter (``book/sampling/``).
 
-Each checker calls the student's function on hand-made inputs, compares with
-:mod:`nlp_helpers.sampling.distributions`, and tests one edge case students tend to forget. The hard
-exercise (a key/value cache for TinyGPT) is compared with greedy decoding that re-runs the whole sequence.
+* :func:`check_sampling_by_hand`: temperature and top-p computed on paper (``sampling`` page);
+* :func:`check_distinct_n`: the diversity measure of the quality-diversity study (``sampling`` page);
+* :func:`check_rank_hypotheses`: beam search's finished hypotheses ranked with another length
+  penalty, that of Wu et al. (2016) (``generation`` page);
+* :func:`check_generate_cached`: a key/value cache for the attention chapter's TinyGPT, compared with
+  greedy decoding that re-runs the whole sequence (``generation`` page).
+
+Each checker names the typical mistake it recognises in a wrong answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
-from nlp_helpers.sampling.distributions import softmax, top_k_filter, top_p_filter
+from nlp_helpers.sampling.distributions import softmax, top_p_filter
 from nlp_helpers.sampling.generate import distinct_n
 
 __all__ = [
-    "check_softmax_with_temperature",
-    "check_top_k_probs",
-    "check_nucleus",
-    "check_sample_index",
+    "BY_HAND_LOGITS",
+    "check_sampling_by_hand",
     "check_distinct_n",
+    "check_rank_hypotheses",
     "check_generate_cached",
 ]
 
+# The by-hand exercise's four logits.
+BY_HAND_LOGITS = (2.0, 1.0, 0.0, -1.0)
 
-def check_softmax_with_temperature(fn: Callable) -> CheckResult:
-    """``fn(logits, temperature)`` -> ``softmax(logits / temperature)``; ``T = 0``: greedy (ties share); ``T < 0``: ValueError."""
-    with Checker("Softmax with temperature") as ex:
-        logits = np.array([2.0, 1.0, 0.1, -1.0])
-        for t in (1.0, 0.5, 2.0):
-            got = ex.call(fn, logits.copy(), t)
-            ex.expect_close(
-                got,
-                softmax(logits, t),
-                what=f"softmax_with_temperature({logits.tolist()}, {t})",
-                hint="Divide the logits by the temperature, exponentiate, and divide by the sum.",
-            )
-        big = np.array([1000.0, 999.0, 0.0])
-        got = ex.call(fn, big.copy(), 1.0)
-        ex.expect_close(
-            got,
-            softmax(big),
-            what="softmax_with_temperature([1000, 999, 0], 1)",
-            hint="exp(1000) overflows: subtract the largest logit before exponentiating (the result is the same).",
-        )
-        got, error = ex.try_call(fn, logits, 0.0)
-        if isinstance(error, ValueError):
+
+def _nucleus_size(logits: np.ndarray, temperature: float, p: float) -> int:
+    return int(np.isfinite(top_p_filter(np.asarray(logits) / temperature, p)).sum())
+
+
+def _by_hand_answers() -> tuple[int, int, float]:
+    z = np.array(BY_HAND_LOGITS)
+    kept = top_p_filter(z / 0.5, 0.9)
+    return _nucleus_size(z, 1.0, 0.9), _nucleus_size(z, 0.5, 0.9), float(softmax(kept)[0])
+
+
+def check_sampling_by_hand(by_hand_sampling: Callable) -> CheckResult:
+    """``by_hand_sampling()`` -> (nucleus size at T = 1, nucleus size at T = 0.5, P(top token) at T = 0.5, p = 0.9)."""
+    with Checker("Temperature and top-p by hand") as ex:
+        got = ex.call(by_hand_sampling)
+        if not isinstance(got, Sequence) or isinstance(got, str) or len(got) != 3:
+            ex.fail(f"by_hand_sampling() should return a tuple of three numbers, got {got!r}.")
+        try:
+            n1, n05, p_top = float(got[0]), float(got[1]), float(got[2])
+        except (TypeError, ValueError):
+            ex.fail(f"by_hand_sampling() should return three numbers, got {got!r}.")
+        want_n1, want_n05, want_p = _by_hand_answers()
+        z = np.array(BY_HAND_LOGITS)
+        if (n1, n05) == (want_n1 - 1, want_n05 - 1):
             ex.fail(
-                f"softmax_with_temperature(logits, 0) raised ValueError ({error}). Temperature 0 is the limit T -> 0, "
-                "greedy decoding: return all the probability on the largest logit instead of raising."
+                "both nuclei are one token short: the token whose probability makes the total reach p "
+                "belongs to the nucleus (0.644 + 0.237 = 0.881 is still below 0.9)."
             )
-        if error is not None:
-            got = ex.call(fn, logits, 0.0)  # reported the usual way, with the line number
-        ex.expect_close(
-            got,
-            np.array([1.0, 0.0, 0.0, 0.0]),
-            what="softmax_with_temperature(logits, 0)",
-            hint="Temperature 0 is the limit T -> 0, greedy decoding: all the probability on the largest logit "
-            "(do not divide by 0; handle T = 0 before dividing).",
-        )
-        tied = np.array([3.0, 1.0, 3.0])
-        got = ex.call(fn, tied.copy(), 0.0)
-        ex.expect_close(
-            got,
-            np.array([0.5, 0.0, 0.5]),
-            what="softmax_with_temperature([3, 1, 3], 0)",
-            hint="At T = 0 several tokens may share the largest logit: split the mass equally between them "
-            "(that is the limit of softmax(logits / T) as T -> 0).",
-        )
-        ex.expect_raises(
-            ValueError,
-            fn,
-            logits.copy(),
-            -1.0,
-            what="softmax_with_temperature(logits, -1)",
-            hint="Negative temperatures are meaningless: raise ValueError for temperature < 0.",
-        )
-    return ex.result
-
-
-def check_top_k_probs(fn: Callable) -> CheckResult:
-    """``fn(logits, k)`` -> probabilities renormalised over the k largest logits (ties with the k-th kept), 0 elsewhere."""
-    with Checker("Top-k probabilities") as ex:
-        logits = np.array([1.0, 3.0, 0.5, 2.0, -1.0])
-        for k in (1, 2, 3):
-            got = ex.call(fn, logits.copy(), k)
-            ex.expect_close(
-                got,
-                softmax(top_k_filter(logits, k)),
-                what=f"top_k_probs({logits.tolist()}, {k})",
-                hint="Keep the k largest logits, set the others to -inf (or their probability to 0), renormalise.",
+        if n1 != want_n1:
+            ex.fail(
+                f"the nucleus at T = 1 should have {want_n1} tokens, got {got[0]!r}: add the probabilities "
+                "of the most likely tokens until the total reaches 0.9."
             )
-        got = ex.call(fn, logits.copy(), 10)
-        ex.expect_close(
-            got,
-            softmax(logits),
-            what="top_k_probs(logits, k=10) with only 5 tokens",
-            hint="When k is at least the vocabulary size, nothing is removed.",
-        )
-        ties = np.array([2.0, 1.0, 1.0, 0.0])
-        got = ex.call(fn, ties.copy(), 2)
-        ex.expect_close(
-            got,
-            softmax(top_k_filter(ties, 2)),
-            what="top_k_probs([2, 1, 1, 0], 2)",
-            hint="Two tokens tie for 2nd place: keep every token whose logit is >= the k-th largest, "
-            "so the result does not depend on token order.",
-        )
-    return ex.result
-
-
-def check_nucleus(fn: Callable) -> CheckResult:
-    """``fn(probs, p)`` -> sorted list of the token indices in the nucleus (smallest top set with mass >= p)."""
-    with Checker("The nucleus of top-p sampling") as ex:
-        probs = np.array([0.05, 0.4, 0.1, 0.3, 0.15])
-        cases = [(probs, p) for p in (0.5, 0.7, 0.9, 1.0)] + [(np.array([0.02, 0.95, 0.03]), 0.9)]
-        for probs_, p in cases:
-            want = sorted(int(i) for i in np.flatnonzero(np.isfinite(top_p_filter(np.log(probs_), p))))
-            got = ex.call(fn, probs_, p)
-            try:
-                got = [int(i) for i in got]
-            except (TypeError, ValueError):
-                ex.fail(f"nucleus(...) should return a list of ints, got {type(got).__name__}.")
-            hint = (
-                "Sort the tokens by probability (largest first) and add them until the running total reaches p; "
-                "the token that crosses p belongs to the nucleus."
+        if n05 != want_n05:
+            ex.fail(
+                f"the nucleus at T = 0.5 should have {want_n05} tokens, got {got[1]!r}: divide the logits by "
+                "T = 0.5 first; the distribution gets peakier and the nucleus smaller."
             )
-            if probs_.max() >= p:
-                hint = "The top token alone already holds at least p: the nucleus is just that token."
-            ex.expect_equal(sorted(got), want, what=f"nucleus({probs_.tolist()}, {p})", hint=hint)
-            ex.expect_equal(
-                got,
-                want,
-                what=f"the order of nucleus({probs_.tolist()}, {p})",
-                hint="The exercise asks for the indices sorted in increasing order (return sorted(kept)), not in "
-                "order of probability.",
-            )
-    return ex.result
-
-
-def _sample_index_reference(probs: np.ndarray, u: float) -> int:
-    """The first index with cdf > u; if rounding leaves u >= cdf[-1], the last token with positive probability."""
-    i = int((np.cumsum(probs) <= u).sum())
-    return min(i, int(np.flatnonzero(probs > 0)[-1]))
-
-
-def check_sample_index(fn: Callable) -> CheckResult:
-    """``fn(probs, u)`` -> the index i with cdf[i-1] <= u < cdf[i] (inverse-CDF sampling for a given u in [0, 1)).
-
-    Never a token of probability 0, even when rounding makes u >= cdf[-1] (ten probabilities 0.1 add up to
-    0.9999999999999999): then the last token with positive probability.
-    """
-    with Checker("Inverse-CDF sampling") as ex:
-        probs = np.array([0.1, 0.0, 0.6, 0.3])
-        for u in (0.0, 0.05, 0.35, 0.69999, 0.7, 0.95):
-            got = ex.call(fn, probs, u)
-            ex.expect_equal(
-                int(got),
-                _sample_index_reference(probs, u),
-                what=f"sample_index({probs.tolist()}, u={u})",
-                hint="Return the first index whose cumulative probability is strictly greater than u.",
-            )
-        ex.expect_equal(
-            int(ex.call(fn, probs, 0.1)),
-            2,
-            what="sample_index(probs, 0.1) where probs[1] = 0",
-            hint="A token with probability 0 must never be drawn: compare u < cdf[i], not u <= cdf[i].",
-        )
-        # The empirical frequencies over a grid of u values must reproduce the probabilities.
-        grid = (np.arange(40) + 0.5) / 40
-        counts = np.bincount([int(ex.call(fn, probs, float(u))) for u in grid], minlength=len(probs))
-        ex.expect_close(
-            counts / 40,
-            probs,
-            what="frequencies over 40 evenly spaced u",
-            atol=1e-9,
-            hint="Each token should be drawn for a fraction of u values equal to its probability.",
-        )
-        u_top = float(np.nextafter(1.0, 0.0))  # the largest u below 1
-        for probs_, case in (
-            (np.full(10, 0.1), "ten probabilities 0.1"),
-            (np.array([0.1] * 10 + [0.0]), "ten probabilities 0.1 then a 0"),
-        ):
-            got = ex.call(fn, probs_, u_top)
-            ex.expect_equal(
-                int(got),
-                9,
-                what=f"sample_index({case}, u=0.9999999999999999)",
-                hint="The ten 0.1 add up to 0.9999999999999999 in floating point, so u is not below the last "
-                "cumulative value and a plain search runs off the end (index 10). Return the last token with "
-                "positive probability in that case, never an index past the end or a token of probability 0.",
+        if not math.isclose(p_top, want_p, abs_tol=5e-4):
+            probs_t = softmax(z, 0.5)
+            if math.isclose(p_top, float(probs_t[0]), abs_tol=5e-4):
+                ex.fail(
+                    "you gave P(top) at T = 0.5 before top-p: renormalise over the nucleus (divide by the "
+                    "probability the nucleus holds)."
+                )
+            nuc1 = np.isfinite(top_p_filter(z, 0.9))
+            if math.isclose(p_top, float(softmax(np.where(nuc1, z / 0.5, -np.inf))[0]), abs_tol=5e-4):
+                ex.fail(
+                    "you applied top-p before the temperature (the nucleus of T = 1, then T = 0.5): the "
+                    "order is temperature first, then top-p on the tempered distribution."
+                )
+            if math.isclose(p_top, float(softmax(np.where(nuc1, z, -np.inf))[0]), abs_tol=5e-4):
+                ex.fail("that is P(top) at T = 1 after top-p: divide the logits by T = 0.5 first.")
+            ex.fail(
+                f"P(top token) should be {want_p:.3f}, got {p_top:.3f}: e^4 / (e^4 + e^2), the two "
+                "tempered logits of the nucleus."
             )
     return ex.result
 
@@ -237,6 +134,70 @@ def check_distinct_n(fn: Callable) -> CheckResult:
             what='distinct_n([["a", "dog"], ["hi"]], 3)',
             hint="No sequence has a 3-gram, so distinct-n is 0/0: raise ValueError instead of dividing by zero "
             "or returning a made-up number.",
+        )
+    return ex.result
+
+
+def _gnmt_reference(hyps: Sequence[tuple[float, int]], alpha: float) -> list[int]:
+    scores = [lp / ((5 + n) / 6) ** alpha for lp, n in hyps]
+    return sorted(range(len(hyps)), key=lambda i: -scores[i])  # stable: ties keep their order
+
+
+def check_rank_hypotheses(fn: Callable) -> CheckResult:
+    """``fn(hyps, alpha)`` -> indices of ``hyps`` (``(log P, length)`` pairs) best first under GNMT's length penalty."""
+    with Checker("Ranking hypotheses with a length penalty") as ex:
+        hyps = [(-4.0, 3), (-6.0, 9), (-5.0, 6), (-9.0, 20), (-3.1, 2)]
+        for alpha in (0.0, 0.6, 1.0, 2.0):
+            got = ex.call(fn, hyps, alpha)
+            want = _gnmt_reference(hyps, alpha)
+            if not isinstance(got, list) or not all(isinstance(i, (int, np.integer)) for i in got):
+                ex.fail(f"rank_hypotheses(hyps, {alpha}) should return a list of int indices, got {got!r}.")
+            got = [int(i) for i in got]
+            if got == want:
+                continue
+            if got == want[::-1]:
+                ex.fail(
+                    f"rank_hypotheses(hyps, {alpha}) returned {got}: that is worst first. Scores are "
+                    "log-probabilities (negative): the best has the largest score."
+                )
+            hf = sorted(range(len(hyps)), key=lambda i: -hyps[i][0] / hyps[i][1] ** alpha)
+            if got == hf and hf != want:
+                ex.fail(
+                    f"rank_hypotheses(hyps, {alpha}) returned {got}, the ranking of log P / length^alpha. "
+                    "This exercise's penalty is ((5 + length) / 6)^alpha."
+                )
+            times = sorted(range(len(hyps)), key=lambda i: -hyps[i][0] * ((5 + hyps[i][1]) / 6) ** alpha)
+            if got == times and times != want:
+                ex.fail(
+                    f"rank_hypotheses(hyps, {alpha}) returned {got}: you multiplied log P by the penalty. "
+                    "Divide it: a longer hypothesis must be forgiven, not punished more."
+                )
+            ex.fail(
+                f"rank_hypotheses({hyps}, {alpha}) should be {want}, got {got}: score each hypothesis by "
+                "log P / ((5 + length) / 6)^alpha and sort by score, largest first."
+            )
+        tied = [(-2.0, 1), (-3.0, 4), (-2.0, 1)]
+        ex.expect_equal(
+            [int(i) for i in ex.call(fn, tied, 1.0)],
+            _gnmt_reference(tied, 1.0),
+            what=f"rank_hypotheses({tied}, 1.0)",
+            hint="Hypotheses 0 and 2 have the same score: keep them in their original order (a stable sort).",
+        )
+        ex.expect_raises(
+            ValueError,
+            fn,
+            [(-1.0, 0)],
+            1.0,
+            what="rank_hypotheses([(-1.0, 0)], 1.0)",
+            hint="A hypothesis of length 0 is not a hypothesis: raise ValueError for a length below 1.",
+        )
+        ex.expect_raises(
+            ValueError,
+            fn,
+            hyps,
+            -0.5,
+            what="rank_hypotheses(hyps, -0.5)",
+            hint="A negative alpha would punish length: raise ValueError for alpha < 0.",
         )
     return ex.result
 

@@ -3,12 +3,11 @@ styles (all accepted) and the typical wrong answers (each rejected with a hint n
 
 Requirements (one wrong answer or more each):
 
-* ``softmax_with_temperature(logits, T)``: divide by T; stable for logits ~1000; T = 0 is greedy with ties
-  sharing the mass; T < 0 raises ValueError; the input array is left as it was.
-* ``top_k_probs(logits, k)``: renormalised over the k largest; ties with the k-th kept; k >= V keeps all.
-* ``nucleus(probs, p)``: the token that crosses p is in; a list sorted by index; the input is not sorted in place.
-* ``sample_index(probs, u)``: first index with cdf > u (strict); never a probability-0 token; u >= cdf[-1]
-  by rounding gives the last positive token, not len(probs).
+* ``by_hand_sampling()``: the crossing token is in the nucleus; the temperature before top-p (both nuclei and
+  P(top)); P(top) renormalised over the nucleus; a tuple of three numbers.
+* ``rank_hypotheses(hyps, alpha)``: GNMT's ((5 + |y|) / 6)^alpha, not |y|^alpha; best first; divided, not
+  multiplied; stable on ties; ValueError for a length < 1 and for alpha < 0; the input list not sorted; indices,
+  not scores.
 * ``distinct_n(sequences, n)``: pooled over sequences; short sequences add nothing; n-grams are tuples
   (joined strings collide); ValueError when there is no n-gram at all.
 * ``generate_cached(model, ids, n)``: absolute positions; only the newest token after the prefill; prompt kept;
@@ -24,181 +23,103 @@ from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 from tests.sampling.test_sampling_exercises import _cached
 
 
-# ---------------------------------------------------------------- softmax with temperature
-def softmax_numpy(logits, temperature):
-    if temperature < 0:
-        raise ValueError("temperature must be >= 0")
-    z = np.asarray(logits, dtype=float)
-    if temperature == 0:
-        top = (z == z.max()).astype(float)
-        return top / top.sum()
-    e = np.exp((z - z.max()) / temperature)
-    return e / e.sum()
+# ---------------------------------------------------------------- temperature and top-p by hand
+def by_hand_exact():
+    return 3, 2, 0.881
 
 
-def softmax_logsumexp(logits, temperature):
-    if temperature < 0:
-        raise ValueError(f"negative temperature {temperature}")
-    z = np.array(logits, dtype=float)
-    if temperature == 0:
-        return np.where(z == z.max(), 1.0 / np.sum(z == z.max()), 0.0)
-    z = z / temperature
-    m = z.max()
-    return np.exp(z - (m + np.log(np.sum(np.exp(z - m)))))
+def by_hand_computed():
+    e = np.exp(np.array([4.0, 2.0]))
+    return (3, 2, float(e[0] / e.sum()))
 
 
-def softmax_no_shift(logits, temperature):
-    if temperature <= 0:
-        return softmax_numpy(logits, temperature)
-    with np.errstate(over="ignore", invalid="ignore"):
-        e = np.exp(np.asarray(logits, dtype=float) / temperature)
-        return e / e.sum()
+def by_hand_drops_crossing():  # the token that reaches p left out of both nuclei
+    return 2, 1, 1.0
 
 
-def softmax_times_t(logits, temperature):
-    if temperature <= 0:
-        return softmax_numpy(logits, temperature)
-    return softmax_numpy(np.asarray(logits, dtype=float) * temperature**2, temperature)
+def by_hand_no_temperature_on_nucleus():  # nucleus at T = 0.5 counted on the T = 1 distribution
+    return 3, 3, 0.881
 
 
-def softmax_t0_raises(logits, temperature):
-    if temperature <= 0:
-        raise ValueError("temperature must be > 0")
-    return softmax_numpy(logits, temperature)
+def by_hand_not_renormalised():  # P(top) at T = 0.5 before top-p
+    return 3, 2, 0.865
 
 
-def softmax_t0_argmax(logits, temperature):
-    if temperature == 0:
-        return np.eye(len(logits))[int(np.argmax(logits))]
-    return softmax_numpy(logits, temperature)
+def by_hand_top_p_first():  # nucleus of T = 1 (3 tokens), then T = 0.5 over it
+    return 3, 2, float(np.exp(4) / (np.exp(4) + np.exp(2) + 1))
 
 
-def softmax_negative_allowed(logits, temperature):
-    return softmax_numpy(logits, abs(temperature))
+def by_hand_forgot_temperature():  # P(top) after top-p at T = 1
+    return 3, 2, float(np.exp(2) / (np.exp(2) + np.e + 1))
 
 
-def softmax_in_place(logits, temperature):
-    if temperature > 0:
-        logits /= temperature  # changes the caller's array
-        return softmax_numpy(logits, 1.0)
-    return softmax_numpy(logits, temperature)
+def by_hand_one_number():
+    return 0.881
 
 
-# ---------------------------------------------------------------- top-k
-def top_k_sort(logits, k):
-    z = np.asarray(logits, dtype=float)
-    kth = np.sort(z)[::-1][min(k, z.size) - 1]
-    e = np.where(z >= kth, np.exp(z - z.max()), 0.0)
-    return e / e.sum()
+# ---------------------------------------------------------------- ranking with a length penalty
+def rank_sorted(hyps, alpha):
+    if alpha < 0:
+        raise ValueError("alpha must be >= 0")
+    if any(n < 1 for _, n in hyps):
+        raise ValueError("length must be >= 1")
+    score = [lp / ((5 + n) / 6) ** alpha for lp, n in hyps]
+    return sorted(range(len(hyps)), key=lambda i: -score[i])
 
 
-def top_k_partition(logits, k):
-    z = np.asarray(logits, dtype=float)
-    k = min(k, z.size)
-    kth = np.partition(z, z.size - k)[z.size - k]
-    kept = np.where(z < kth, -np.inf, z)
-    p = np.exp(kept - kept.max())
-    return p / p.sum()
+def rank_numpy(hyps, alpha):
+    arr = np.array(hyps, dtype=float)
+    if alpha < 0 or (arr[:, 1] < 1).any():
+        raise ValueError(f"bad alpha {alpha} or length")
+    score = arr[:, 0] / ((5 + arr[:, 1]) / 6) ** alpha
+    return [int(i) for i in np.argsort(-score, kind="stable")]
 
 
-def top_k_argsort(logits, k):  # exactly k tokens: a tie with the k-th is cut by index
-    z = np.asarray(logits, dtype=float)
-    keep = np.argsort(-z, kind="stable")[:k]
-    e = np.zeros_like(z)
-    e[keep] = np.exp(z[keep] - z.max())
-    return e / e.sum()
+def rank_hf_penalty(hyps, alpha):  # length ** alpha, the transformers penalty
+    if alpha < 0 or any(n < 1 for _, n in hyps):
+        raise ValueError("bad input")
+    return sorted(range(len(hyps)), key=lambda i: -hyps[i][0] / hyps[i][1] ** alpha)
 
 
-def top_k_not_renormalised(logits, k):
-    p = softmax_numpy(logits, 1.0)
-    kth = np.sort(p)[::-1][min(k, len(p)) - 1]
-    return np.where(p >= kth, p, 0.0)
+def rank_worst_first(hyps, alpha):
+    return rank_sorted(hyps, alpha)[::-1]
 
 
-def top_k_index_error(logits, k):  # np.sort(z)[-k] fails when k > V
-    z = np.asarray(logits, dtype=float)
-    kth = np.sort(z)[-k]
-    e = np.where(z >= kth, np.exp(z - z.max()), 0.0)
-    return e / e.sum()
+def rank_multiplies(hyps, alpha):
+    if alpha < 0 or any(n < 1 for _, n in hyps):
+        raise ValueError("bad input")
+    return sorted(range(len(hyps)), key=lambda i: -hyps[i][0] * ((5 + hyps[i][1]) / 6) ** alpha)
 
 
-def top_k_in_place(logits, k):
-    kth = np.sort(logits)[::-1][min(k, len(logits)) - 1]
-    logits[logits < kth] = -np.inf
-    return softmax_numpy(logits, 1.0)
+def rank_unstable(hyps, alpha):  # ties broken by the larger index
+    if alpha < 0 or any(n < 1 for _, n in hyps):
+        raise ValueError("bad input")
+    score = [lp / ((5 + n) / 6) ** alpha for lp, n in hyps]
+    return sorted(range(len(hyps)), key=lambda i: (-score[i], -i))
 
 
-# ---------------------------------------------------------------- nucleus
-def nucleus_loop(probs, p):
-    kept, total = [], 0.0
-    for i in np.argsort(probs)[::-1]:
-        kept.append(int(i))
-        total += probs[i]
-        if total >= p:
-            break
-    return sorted(kept)
+def rank_no_length_check(hyps, alpha):
+    if alpha < 0:
+        raise ValueError("alpha must be >= 0")
+    score = [lp / ((5 + n) / 6) ** alpha if n > 0 else lp for lp, n in hyps]
+    return sorted(range(len(hyps)), key=lambda i: -score[i])
 
 
-def nucleus_cumsum(probs, p):
-    order = np.argsort(-np.asarray(probs))
-    cum = np.cumsum(np.asarray(probs)[order])
-    n = int(np.searchsorted(cum, p - 1e-12)) + 1
-    return sorted(order[:n].tolist())
+def rank_negative_alpha_allowed(hyps, alpha):
+    if any(n < 1 for _, n in hyps):
+        raise ValueError("length must be >= 1")
+    score = [lp / ((5 + n) / 6) ** alpha for lp, n in hyps]
+    return sorted(range(len(hyps)), key=lambda i: -score[i])
 
 
-def nucleus_unsorted(probs, p):  # in order of probability, not of index
-    order = np.argsort(-np.asarray(probs))
-    cum = np.cumsum(np.asarray(probs)[order])
-    return order[: int(np.searchsorted(cum, p - 1e-12)) + 1].tolist()
+def rank_sorts_input(hyps, alpha):  # sorts the caller's list in place
+    order = rank_sorted(hyps, alpha)
+    hyps.sort()
+    return order
 
 
-def nucleus_drops_crossing(probs, p):
-    kept, total = [], 0.0
-    for i in np.argsort(probs)[::-1]:
-        if total + probs[i] > p:
-            break
-        kept.append(int(i))
-        total += probs[i]
-    return sorted(kept)
-
-
-def nucleus_sorts_in_place(probs, p):
-    order = np.argsort(-probs)
-    probs.sort()  # sorts the caller's array
-    return nucleus_cumsum(np.asarray(probs)[::-1][np.argsort(order)], p)
-
-
-# ---------------------------------------------------------------- sample_index
-def sample_searchsorted(probs, u):
-    i = int(np.searchsorted(np.cumsum(probs), u, side="right"))
-    return min(i, int(np.flatnonzero(np.asarray(probs) > 0)[-1]))
-
-
-def sample_loop(probs, u):
-    total, last = 0.0, 0
-    for i, p in enumerate(probs):
-        if p > 0:
-            last = i
-        total += p
-        if u < total:
-            return i
-    return last
-
-
-def sample_left(probs, u):  # side="left": u == cdf[i] picks token i (probability 0 at a boundary)
-    return int(np.searchsorted(np.cumsum(probs), u, side="left"))
-
-
-def sample_runs_off_the_end(probs, u):  # 10 for ten probabilities 0.1 and u = 0.9999999999999999
-    return int(np.searchsorted(np.cumsum(probs), u, side="right"))
-
-
-def sample_clamps_to_last_index(probs, u):  # clamps to len - 1, which may have probability 0
-    return min(int(np.searchsorted(np.cumsum(probs), u, side="right")), len(probs) - 1)
-
-
-def sample_argmax(probs, u):
-    return int(np.argmax(probs))
+def rank_returns_scores(hyps, alpha):
+    return [lp / ((5 + n) / 6) ** alpha for lp, n in hyps]
 
 
 # ---------------------------------------------------------------- distinct-n
@@ -315,41 +236,28 @@ def cached_drops_prompt(model, ids, max_new_tokens):
 
 
 CATALOGUE = {
-    ex.check_softmax_with_temperature: Catalogue(
-        correct=[softmax_numpy, softmax_logsumexp],
+    ex.check_sampling_by_hand: Catalogue(
+        correct=[by_hand_exact, by_hand_computed],
         wrong=[
-            Wrong(softmax_no_shift, "subtract the largest logit"),
-            Wrong(softmax_times_t, "divide the logits by the temperature"),
-            Wrong(softmax_t0_raises, "Temperature 0 is the limit"),
-            Wrong(softmax_t0_argmax, "split the mass equally"),
-            Wrong(softmax_negative_allowed, ("should raise ValueError", "negative")),
-            Wrong(softmax_in_place, ("modified its input", "`logits`")),
+            Wrong(by_hand_drops_crossing, "one token short"),
+            Wrong(by_hand_no_temperature_on_nucleus, "divide the logits by"),
+            Wrong(by_hand_not_renormalised, "renormalise over the nucleus"),
+            Wrong(by_hand_top_p_first, "before the temperature"),
+            Wrong(by_hand_forgot_temperature, "divide the logits by T = 0.5 first"),
+            Wrong(by_hand_one_number, "tuple of three numbers"),
         ],
     ),
-    ex.check_top_k_probs: Catalogue(
-        correct=[top_k_sort, top_k_partition],
+    ex.check_rank_hypotheses: Catalogue(
+        correct=[rank_sorted, rank_numpy],
         wrong=[
-            Wrong(top_k_argsort, "tie"),
-            Wrong(top_k_not_renormalised, "renormalise"),
-            Wrong(top_k_index_error, ("IndexError",)),
-            Wrong(top_k_in_place, ("modified its input", "`logits`")),
-        ],
-    ),
-    ex.check_nucleus: Catalogue(
-        correct=[nucleus_loop, nucleus_cumsum],
-        wrong=[
-            Wrong(nucleus_unsorted, ("sorted in increasing order",)),
-            Wrong(nucleus_drops_crossing, "crosses p"),
-            Wrong(nucleus_sorts_in_place, ("modified its input", "`probs`")),
-        ],
-    ),
-    ex.check_sample_index: Catalogue(
-        correct=[sample_searchsorted, sample_loop],
-        wrong=[
-            Wrong(sample_left, "strictly greater"),
-            Wrong(sample_runs_off_the_end, ("0.9999999999999999", "runs off the end")),
-            Wrong(sample_clamps_to_last_index, ("last token with positive probability",)),
-            Wrong(sample_argmax, "strictly greater"),
+            Wrong(rank_hf_penalty, "((5 + length) / 6)^alpha"),
+            Wrong(rank_worst_first, "worst first"),
+            Wrong(rank_multiplies, "multiplied"),
+            Wrong(rank_unstable, "stable sort"),
+            Wrong(rank_no_length_check, ("should raise ValueError", "length below 1")),
+            Wrong(rank_negative_alpha_allowed, ("should raise ValueError", "alpha < 0")),
+            Wrong(rank_sorts_input, ("modified its input", "`hyps`")),
+            Wrong(rank_returns_scores, "list of int indices"),
         ],
     ),
     ex.check_distinct_n: Catalogue(
