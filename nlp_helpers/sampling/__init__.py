@@ -9,8 +9,9 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``bpc``: bits per character of a TinyGPT on a long text (sliding windows), comparable with the n-gram and LSTM chapters.
 * ``llm``: SmolLM2-135M-Instruct, offline, and helpers around its language-model head.
 * ``exercises``: the checkers of the chapter's exercises.
-* ``penalties``: frequency and presence penalties (the decoding page, ``book/decoding.ipynb``).
-* ``speculative``: speculative decoding: the greedy loop, the accept/reject rule, an early-exit draft.
+* ``penalties``: frequency and presence penalties (the decoding page, ``book/sampling/decoding.ipynb``).
+* ``speculative``: speculative decoding: the greedy loop, the accept/reject rule, an early-exit draft, the expected speed-up.
 * ``constrained``: constrained decoding with a character automaton masking the vocabulary.
+* ``rerank``: choosing among samples: minimum-Bayes-risk scores with a bag-of-tokens F1.
 * ``decoding_exercises``: the checkers of the decoding page's exercises.
 """

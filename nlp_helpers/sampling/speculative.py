@@ -15,6 +15,11 @@ Follows Leviathan et al. (2023) and Chen et al. (2023):
   keeping its first layers (then its final norm and LM head): the self-speculative
   draft of LayerSkip (Elhoushi et al., 2024), with no second model to store.
 
+* :func:`expected_tokens_per_pass` and :func:`speculative_speedup` are the expected-cost
+  analysis of Leviathan et al. (2023, section 3): with each drafted token accepted with
+  probability ``alpha`` (independently), ``gamma`` drafted tokens per round and a draft
+  pass costing ``c`` target passes.
+
 Models are callables ``ids (T,) -> logits (T, V)`` (every position), recomputed
 from scratch on each call: no KV cache, to keep the loop readable. Left out:
 speculative sampling over several drafted tokens in a loop, tree drafts (Medusa, EAGLE).
@@ -36,10 +41,12 @@ __all__ = [
     "SpeculativeResult",
     "accept_or_resample",
     "early_exit_draft",
+    "expected_tokens_per_pass",
     "greedy_decode",
     "model_logits_fn",
     "speculative_greedy",
     "speculative_output_distribution",
+    "speculative_speedup",
 ]
 
 LogitsFn = Callable[[Sequence[int]], Any]  # ids (T,) -> logits (T, V)
@@ -245,3 +252,33 @@ def model_logits_fn(model: Any, cache: bool = True) -> LogitsFn:
         return state["rows"]
 
     return cached if cache else fresh
+
+
+def _check_speedup_args(alpha: float, gamma: int) -> tuple[float, int]:
+    a = float(alpha)
+    if not 0.0 <= a <= 1.0:
+        raise ValueError(f"alpha must be an acceptance rate in [0, 1], got {alpha!r}")
+    return a, check_int("gamma", gamma, minimum=0)
+
+
+def expected_tokens_per_pass(alpha: float, gamma: int) -> float:
+    """Expected number of tokens one round (one target pass) produces: ``(1 - alpha**(gamma+1)) / (1 - alpha)``.
+
+    ``alpha``: the probability that a drafted token is accepted, in [0, 1] (at 1 the
+    value is the limit ``gamma + 1``); ``gamma``: drafted tokens per round, >= 0.
+    """
+    a, g = _check_speedup_args(alpha, gamma)
+    return float(g + 1) if a == 1.0 else (1.0 - a ** (g + 1)) / (1.0 - a)
+
+
+def speculative_speedup(alpha: float, gamma: int, c: float) -> float:
+    """Expected wall-time speed-up over plain decoding: ``expected_tokens_per_pass / (gamma * c + 1)``.
+
+    ``c``: the cost of one draft pass in target passes (>= 0). A round costs ``gamma``
+    draft passes and one target pass, and yields :func:`expected_tokens_per_pass` tokens.
+    """
+    a, g = _check_speedup_args(alpha, gamma)
+    cost = float(c)
+    if not np.isfinite(cost) or cost < 0:
+        raise ValueError(f"c must be a finite cost ratio >= 0, got {c!r}")
+    return expected_tokens_per_pass(a, g) / (g * cost + 1.0)

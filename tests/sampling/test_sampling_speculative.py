@@ -125,3 +125,29 @@ def test_bad_inputs():
 def test_speculative_result_acceptance_rate():
     assert SpeculativeResult(ids=[1, 2], target_calls=1, draft_calls=4, proposed=4, accepted=3).acceptance_rate == 0.75
     assert np.isnan(SpeculativeResult(ids=[1], target_calls=0, draft_calls=0, proposed=0, accepted=0).acceptance_rate)
+
+
+# ---- the expected speed-up (Leviathan et al., 2023, section 3) ----------------------------------------------
+def test_expected_tokens_per_pass_by_hand_and_by_simulation():
+    from nlp_helpers.sampling.speculative import expected_tokens_per_pass, speculative_speedup
+
+    assert expected_tokens_per_pass(0.8, 4) == pytest.approx(1 + 0.8 + 0.64 + 0.512 + 0.4096, rel=1e-12)
+    assert expected_tokens_per_pass(1.0, 4) == 5.0  # the limit: every draft accepted, plus the bonus token
+    assert expected_tokens_per_pass(0.0, 4) == 1.0  # every first draft rejected: the target's token only
+    assert expected_tokens_per_pass(0.7, 0) == 1.0  # no draft: plain decoding
+    assert speculative_speedup(0.8, 4, 0.05) == pytest.approx(3.3616 / 1.2, rel=1e-12)
+    # Monte Carlo: the first rejection ends a round; gamma accepted drafts end it with the bonus token
+    g = np.random.default_rng(0)
+    alpha, gamma, n = 0.7, 3, 200_000
+    accepted = np.minimum(g.geometric(1 - alpha, size=n) - 1, gamma)
+    assert (accepted + 1).mean() == pytest.approx(expected_tokens_per_pass(alpha, gamma), abs=0.01)  # 4 se = 0.008
+
+
+def test_speedup_rejects_bad_arguments():
+    from nlp_helpers.sampling.speculative import expected_tokens_per_pass, speculative_speedup
+
+    for bad in [(1.5, 3), (-0.1, 3), (0.5, -1), (0.5, 2.5)]:
+        with pytest.raises((ValueError, TypeError), match="alpha|gamma"):
+            expected_tokens_per_pass(*bad)
+    with pytest.raises(ValueError, match="c must be"):
+        speculative_speedup(0.5, 3, -0.1)
