@@ -1,4 +1,4 @@
-"""Checkers for the exercises of the chapter *BERT* (``book/bert.ipynb``).
+"""Checkers for the exercises of the chapter *BERT* (``book/bert/``).
 
 Each ``check_*`` calls the student's function on small inputs, compares it with
 the book's helpers (:mod:`nlp_helpers.bert.wordpiece`, :mod:`nlp_helpers.bert.mlm`,

@@ -92,7 +92,9 @@ def relatives_table(extra: list[tuple[str, str, int, int, int, int, dict[str, An
     rows = list(RELATIVES) + list(extra or [])
     for row in rows:
         if not (isinstance(row, tuple) and len(row) == 7 and isinstance(row[6], dict)):
-            raise ValueError(f"extra: every row must be (name, language, layers, d, d_ff, vocabulary, kwargs), got {row!r}")
+            raise ValueError(
+                f"extra: every row must be (name, language, layers, d, d_ff, vocabulary, kwargs), got {row!r}"
+            )
     return pd.DataFrame(
         [
             {
