@@ -222,6 +222,12 @@ def check_answer_or_abstain(answer_or_abstain: Callable) -> CheckResult:
             got = ex.call(answer_or_abstain, s, e, ok, max_len, threshold)
             if isinstance(got, (tuple, list)) and len(got) == 2:
                 got = (int(got[0]), int(got[1]))
+            expected = want(s, e, ok, max_len, threshold)
+            if got is None and expected is not None:
+                ex.fail(
+                    f"{what}: your function returned None (abstained) where the answer is the span {expected}. "
+                    "If you did not mean to abstain, did you forget `return`? " + hint
+                )
             ex.expect_equal(got, want(s, e, ok, max_len, threshold), what=what, hint=hint)
 
         ok = np.array([False, False, True, True, True])
