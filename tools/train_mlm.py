@@ -12,7 +12,7 @@ training sentences to ``nlp_helpers/data/files/bert_mlm/bert_mlm_delta.npz`` (ab
 Deterministic up to float rounding: the masks and batch order come from ``seeds.rng(seed)``
 and the head's initialisation from ``seeds.manual_seed(seed)`` (both add ``$NLP_SEED_OFFSET``;
 the shipped file was made with ``--epochs 3`` and offset 0). Three epochs took 819 s of CPU time (one core,
-``OMP_NUM_THREADS=1``) and write a 6.9 MB file; ``book/bert.ipynb`` only loads the result.
+``OMP_NUM_THREADS=1``) and write a 6.9 MB file; ``book/bert/pretraining.ipynb`` only loads the result.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""BERT: the helpers of the chapter ``book/bert.ipynb``.
+"""BERT: the helpers of the chapter ``book/bert/`` (section pages).
 
 One concept per module (import from the module itself; this file re-exports nothing):
 
@@ -11,6 +11,7 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``qa``: extractive question answering: the best answer span from start/end logits, pairs encoded once.
 * ``qa_data``: templated SQuAD-style questions from real sentences, and SQuAD's exact match and F1.
 * ``family``: parameter counts of BERT's relatives from their configurations.
+* ``senses``: example sentences of two ambiguous words, for word-sense disambiguation.
 * ``nsp``: next-sentence prediction pairs.
 * ``topics``: BERTopic in miniature, with c-TF-IDF labels.
 * ``exercises``: the checkers of the chapter's exercises.

@@ -1,8 +1,8 @@
-"""Checkers for the exercises of the chapter *BERT* (``book/bert.ipynb``).
+"""Checkers for the exercises of the chapter *BERT* (``book/bert/``).
 
 Each ``check_*`` calls the student's function on small inputs, compares it with
-the book's helpers (:mod:`nlp_helpers.bert.wordpiece`, :mod:`nlp_helpers.bert.mlm`,
-:mod:`nlp_helpers.bert.minilm`, :mod:`nlp_helpers.bert.topics`, :mod:`nlp_helpers.bert.qa`) and with values worked out by
+the book's helpers (:mod:`nlp_helpers.bert.wordpiece`, :mod:`nlp_helpers.bert.topics`,
+:mod:`nlp_helpers.bert.qa`) and with values worked out by
 hand, and tries the edge case students forget.
 """
 
@@ -13,8 +13,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-from nlp_helpers.bert.minilm import mean_pool
-from nlp_helpers.bert.mlm import corrupt
 from nlp_helpers.bert.qa import best_span
 from nlp_helpers.bert.topics import c_tf_idf_from_counts
 from nlp_helpers.bert.wordpiece import wordpiece_word
@@ -24,10 +22,11 @@ from nlp_helpers.seeds import rng as seeded_rng
 __all__ = [
     "TINY_VOCAB",
     "check_greedy_wordpiece",
-    "check_corrupt",
-    "check_masked_mean",
+    "MLM_BATCH",
+    "check_mlm_by_hand",
+    "check_masked_max",
     "check_c_tf_idf",
-    "check_answer_span",
+    "check_answer_or_abstain",
 ]
 
 # A tiny WordPiece vocabulary: word-initial pieces and "##" continuations.
@@ -100,79 +99,6 @@ def check_greedy_wordpiece(greedy_wordpiece: Callable) -> CheckResult:
     return ex.result
 
 
-def check_corrupt(apply_80_10_10: Callable) -> CheckResult:
-    """``apply_80_10_10(ids, selected, u, random_ids, mask_id)``: BERT's 80/10/10 corruption with given draws."""
-    with Checker("The 80/10/10 rule") as ex:
-        ids = np.array([5, 6, 7, 8, 9, 10])
-        selected = np.array([True, True, True, False, False, True])
-        u = np.array([0.10, 0.85, 0.95, 0.10, 0.85, 0.80])
-        random_ids = np.array([20, 21, 22, 23, 24, 25])
-        got = ex.call(apply_80_10_10, ids.copy(), selected, u, random_ids, 1)
-        by_hand = [1, 21, 7, 8, 9, 25]  # mask, random, keep, untouched, untouched, random (u = 0.8 exactly)
-        ex.expect_equal(
-            list(np.asarray(got).tolist()),
-            by_hand,
-            what="apply_80_10_10 on the 6-token example",
-            hint="Selected: u < 0.8 -> mask_id, 0.8 <= u < 0.9 -> random_ids, else keep. "
-            "Unselected positions never change, whatever their u.",
-        )
-        ex.expect_equal(
-            by_hand, corrupt(ids, selected, u, random_ids, 1).tolist(), what="the book's corrupt (self-check)"
-        )
-        rng = seeded_rng(0)
-        ids = rng.integers(5, 100, (4, 50))
-        selected = rng.random(ids.shape) < 0.15
-        u, random_ids = rng.random(ids.shape), rng.integers(5, 100, ids.shape)
-        given = ids.copy()
-        got = ex.call(apply_80_10_10, given, selected, u, random_ids, 3)
-        ex.expect_close(
-            got,
-            corrupt(ids, selected, u, random_ids, 3),
-            what="apply_80_10_10 on a (4, 50) batch",
-            hint="Work element-wise with boolean masks so that a (B, T) batch works as well.",
-        )
-        ex.expect(
-            np.array_equal(given, ids),
-            "apply_80_10_10 changed the ids array it was given. Work on a copy "
-            "(ids.copy()): the original ids are the labels the model must predict.",
-        )
-    return ex.result
-
-
-def check_masked_mean(masked_mean: Callable) -> CheckResult:
-    """``masked_mean(hidden, attention_mask)``: mean of the (B, T, d) vectors where the (B, T) mask is 1."""
-    with Checker("Mean pooling with an attention mask") as ex:
-        hidden = np.array([[[1.0, 2.0], [3.0, 4.0], [100.0, 100.0]], [[0.0, 1.0], [-50.0, 7.0], [9.0, 9.0]]])
-        mask = np.array([[1, 1, 0], [1, 0, 0]])
-        got = ex.call(masked_mean, hidden, mask)
-        ex.expect_close(
-            got,
-            [[2.0, 3.0], [0.0, 1.0]],
-            what="masked_mean on the 2-sentence example",
-            hint="Sum the real tokens' vectors over T and divide by the number of real tokens "
-            "(mask.sum over T), not by T: padding must not count.",
-        )
-        padded = np.array([[[1.0, 2.0], [3.0, 4.0], [np.inf, -np.inf]]])
-        got = ex.call(masked_mean, padded, np.array([[1, 1, 0]]))
-        ex.expect_close(
-            got,
-            [[2.0, 3.0]],
-            what="masked_mean with inf in a padding position",
-            hint="Multiplying by the mask does not remove a padding value of inf (inf * 0 = nan): select the real "
-            "tokens instead, e.g. np.where(mask[..., None] == 1, hidden, 0.0), then sum.",
-        )
-        rng = seeded_rng(1)
-        hidden = rng.normal(size=(3, 7, 5))
-        mask = (np.arange(7)[None, :] < np.array([[7], [4], [1]])).astype(int)
-        ex.expect_close(
-            ex.call(masked_mean, hidden, mask),
-            mean_pool(hidden, mask),
-            what="masked_mean on a (3, 7, 5) batch",
-            hint="Each sentence has its own number of real tokens.",
-        )
-    return ex.result
-
-
 def check_c_tf_idf(c_tf_idf_scores: Callable) -> CheckResult:
     """``c_tf_idf_scores(counts)``: c-TF-IDF of a (C, V) matrix of word counts per class (natural log)."""
     with Checker("c-TF-IDF") as ex:
@@ -199,43 +125,175 @@ def check_c_tf_idf(c_tf_idf_scores: Callable) -> CheckResult:
     return ex.result
 
 
-def check_answer_span(answer_span: Callable) -> CheckResult:
-    """``answer_span(start_logits, end_logits, allowed, max_len)``: the best span ``(i, j)`` of a QA model."""
-    with Checker("Extractive QA: the best answer span") as ex:
-        start = np.array([5.0, 0.0, 3.0, 1.0, 0.0])
-        end = np.array([5.0, 0.0, 0.5, 2.0, 9.0])
-        allowed = np.array([False, True, True, True, True])
-        # By hand: [CLS] (position 0) is not allowed; start 2 (3.0) + end 4 (9.0) = 12 is the best.
-        ex.expect_equal(
-            tuple(int(v) for v in ex.call(answer_span, start, end, allowed, 5)),
-            (2, 4),
-            what="answer_span on the 5-token example (max_len 5)",
-            hint="Score every pair i <= j as start[i] + end[j], skipping positions that are not allowed "
-            "([CLS] and the question): the answer must lie in the passage.",
+#: The batch of the by-hand exercise: sequences, tokens per sequence (with [CLS] and [SEP]), p.
+MLM_BATCH = {"sequences": 200, "length": 128, "special_per_sequence": 2, "p": 0.15}
+
+
+def _three_numbers(ex: Checker, got: object) -> tuple[float, float, float]:
+    if not isinstance(got, (tuple, list)) or len(got) != 3:
+        ex.fail(f"mlm_by_hand() should return a tuple of three numbers, got {got!r}.")
+    try:
+        return float(got[0]), float(got[1]), float(got[2])
+    except (TypeError, ValueError):
+        ex.fail(f"mlm_by_hand() should return three numbers, got {got!r}.")
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def check_mlm_by_hand(mlm_by_hand: Callable) -> CheckResult:
+    """``mlm_by_hand()`` -> (expected selected positions, expected [MASK] inputs, share of visible targets)."""
+    with Checker("Masked language modelling by hand") as ex:
+        n, t, k, p = (MLM_BATCH[key] for key in ("sequences", "length", "special_per_sequence", "p"))
+        ordinary = n * (t - k)
+        want = (ordinary * p, ordinary * p * 0.8, p * 0.1)
+        selected, masked, visible = _three_numbers(ex, ex.call(mlm_by_hand))
+        if not math.isclose(selected, want[0], abs_tol=0.5):
+            if math.isclose(selected, n * t * p, abs_tol=0.5):
+                ex.fail("[CLS] and [SEP] are never selected: count only the 126 ordinary tokens of each sequence.")
+            ex.fail(f"the expected number of selected positions should be {want[0]:g}, got {selected:g}.")
+        if not math.isclose(masked, want[1], abs_tol=0.5):
+            if math.isclose(masked, ordinary * 0.8, abs_tol=0.5):
+                ex.fail("80 % applies to the selected positions only, not to every ordinary token.")
+            if math.isclose(masked, n * t * p * 0.8, abs_tol=0.5):
+                ex.fail("[CLS] and [SEP] are never selected: count only the ordinary tokens.")
+            ex.fail(f"the expected number of [MASK] inputs should be {want[1]:g}, got {masked:g}.")
+        if not math.isclose(visible, want[2], abs_tol=5e-4):
+            if math.isclose(visible, 0.1, abs_tol=5e-4):
+                ex.fail(
+                    "10 % of the *selected* tokens stay unchanged: as a share of all ordinary tokens, multiply by p."
+                )
+            if math.isclose(visible, p * 0.2, abs_tol=5e-4):
+                ex.fail("a randomly replaced token is not its original: only the unchanged 10 % show the right token.")
+            ex.fail(f"the share should be {want[2]:g}, got {visible:g}.")
+    return ex.result
+
+
+def check_masked_max(masked_max: Callable) -> CheckResult:
+    """``masked_max(hidden, attention_mask)``: element-wise max of the (B, T, d) vectors where the mask is 1."""
+    with Checker("Max pooling with an attention mask") as ex:
+        hidden = np.array([[[1.0, -2.0], [3.0, -4.0], [9.0, 9.0]], [[-5.0, -1.0], [-3.0, -7.0], [0.0, 0.0]]])
+        mask = np.array([[1, 1, 0], [1, 1, 0]])
+        got = ex.call(masked_max, hidden, mask)
+        by_hand = [[3.0, -2.0], [-3.0, -1.0]]
+        if np.shape(got) != (2, 2):
+            ex.fail(f"masked_max should return a (B, d) = (2, 2) array, got shape {np.shape(got)}.")
+        if np.allclose(got, [[9.0, 9.0], [0.0, 0.0]]) or np.allclose(got, [[9.0, 9.0], [-3.0, -1.0]]):
+            ex.fail("a padding position won the max: padding must never take part, however large its values.")
+        if np.allclose(got, [[3.0, 0.0], [0.0, 0.0]]):
+            ex.fail(
+                "multiplying by the mask turns padding into 0, which beats negative real values: "
+                "set padding to -inf (np.where(mask[..., None] == 1, hidden, -np.inf)) before the max."
+            )
+        if np.allclose(got, [[2.0, -3.0], [-4.0, -4.0]]):
+            ex.fail("that is the mean of the real tokens; max pooling takes the largest value per dimension.")
+        ex.expect_close(got, by_hand, what="masked_max on the 2-sentence example", hint="Max over the real tokens.")
+        rng = seeded_rng(3)
+        hidden = rng.normal(size=(3, 6, 4)) - 5.0
+        lengths = np.array([6, 3, 1])
+        mask = (np.arange(6)[None, :] < lengths[:, None]).astype(int)
+        hidden[mask == 0] = np.inf
+        want = np.stack([hidden[b, : lengths[b]].max(axis=0) for b in range(3)])
+        ex.expect_close(
+            ex.call(masked_max, hidden, mask),
+            want,
+            what="masked_max on a (3, 6, 4) batch with inf at every padding position",
+            hint="Each sentence has its own real tokens; padding values (here inf) must never win.",
         )
-        ex.expect_equal(
-            tuple(int(v) for v in ex.call(answer_span, start, end, allowed, 2)),
-            (3, 4),
-            what="answer_span with max_len 2",
-            hint="A span (i, j) has j - i + 1 tokens; with max_len 2 only j <= i + 1 is allowed.",
+        ex.expect_raises(
+            ValueError,
+            masked_max,
+            np.zeros((1, 3, 2)),
+            np.zeros((1, 3), dtype=int),
+            what="masked_max with a sentence whose mask is all 0",
+            hint="A sentence without real tokens has no max: raise ValueError naming attention_mask "
+            "instead of returning -inf.",
         )
-        backwards = np.array([0.0, 0.0, 0.0, 9.0]), np.array([9.0, 0.0, 1.0, 0.0])
-        ex.expect_equal(
-            tuple(int(v) for v in ex.call(answer_span, *backwards, np.ones(4, bool), 4)),
-            best_span(*backwards, 4),
-            what="answer_span when the best end comes before the best start",
-            hint="Taking argmax(start) and argmax(end) separately can give an end before the start; "
-            "search over pairs with i <= j.",
+    return ex.result
+
+
+def check_answer_or_abstain(answer_or_abstain: Callable) -> CheckResult:
+    """``answer_or_abstain(start, end, allowed, max_len, threshold)``: the best span, or None to abstain."""
+    with Checker("Extractive QA with no-answer", allow_none=True) as ex:
+
+        def want(s, e, ok, max_len, threshold):
+            span = best_span(s, e, max_len, ok)
+            return None if s[0] + e[0] > s[span[0]] + e[span[1]] + threshold else tuple(int(v) for v in span)
+
+        def ask(s, e, ok, max_len, threshold, what, hint):
+            got = ex.call(answer_or_abstain, s, e, ok, max_len, threshold)
+            if isinstance(got, (tuple, list)) and len(got) == 2:
+                got = (int(got[0]), int(got[1]))
+            expected = want(s, e, ok, max_len, threshold)
+            if got is None and expected is not None:
+                ex.fail(
+                    f"{what}: your function returned None (abstained) where the answer is the span {expected}. "
+                    "If you did not mean to abstain, did you forget `return`? " + hint
+                )
+            ex.expect_equal(got, want(s, e, ok, max_len, threshold), what=what, hint=hint)
+
+        ok = np.array([False, False, True, True, True])
+        # By hand: best span (2, 3) scores 2 + 3 = 5; the null score at [CLS] is 4 + 2 = 6.
+        start = np.array([4.0, 9.0, 2.0, 1.0, -1.0])
+        end = np.array([2.0, 9.0, 0.0, 3.0, -2.0])
+        ask(
+            start,
+            end,
+            ok,
+            3,
+            1.5,
+            "answer_or_abstain on the 5-token example, threshold 1.5",
+            "The best passage span is (2, 3) (2 + 3 = 5; position 1 is the question, never part of a span). "
+            "The null score start[0] + end[0] = 6 does not beat 5 + 1.5, so answer with the span: "
+            "return a tuple (i, j), or None to abstain.",
         )
-        rng = seeded_rng(2)
-        for _ in range(5):
-            s_, e_ = rng.normal(size=12), rng.normal(size=12)
-            ok = rng.random(12) < 0.7
-            ok[3] = True
-            ex.expect_equal(
-                tuple(int(v) for v in ex.call(answer_span, s_, e_, ok, 4)),
-                best_span(s_, e_, 4, ok),
-                what="answer_span on random logits",
-                hint="Both ends of the span must be allowed positions.",
+        ask(
+            start,
+            end,
+            ok,
+            3,
+            0.0,
+            "the same logits with threshold 0",
+            "The null score is start[0] + end[0] (the [CLS] position), here 6; the best passage span scores 5, "
+            "and 6 > 5 + 0, so the model abstains: return None.",
+        )
+        ask(
+            start,
+            end,
+            ok,
+            3,
+            1.0,
+            "the same logits with threshold 1.0 (a tie: 6 = 5 + 1)",
+            "On a tie (null = span + threshold) answer with the span: abstain only when strictly greater.",
+        )
+        ask(
+            start,
+            end,
+            ok,
+            1,
+            2.5,
+            "max_len 1, threshold 2.5",
+            "The span must respect max_len (here one token, best (3, 3) = 4) and start <= end.",
+        )
+        backwards = np.array([-9.0, 0.0, 0.0, 0.0, 9.0]), np.array([-9.0, 0.0, 0.0, 5.0, 0.0])
+        ask(
+            *backwards,
+            np.array([False, True, True, True, True]),
+            4,
+            0.0,
+            "answer_or_abstain when the best end comes before the best start",
+            "Search over pairs i <= j (the separate argmaxes give end 3 before start 4).",
+        )
+        rng = seeded_rng(4)
+        for _ in range(6):
+            s_, e_ = rng.normal(size=10), rng.normal(size=10)
+            ok_ = rng.random(10) < 0.6
+            ok_[0], ok_[5] = False, True
+            ask(
+                s_,
+                e_,
+                ok_,
+                3,
+                float(rng.normal()),
+                "answer_or_abstain on random logits",
+                "Compare the best valid span's score (both ends allowed, i <= j < i + max_len) with start[0] + end[0].",
             )
     return ex.result

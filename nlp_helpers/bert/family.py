@@ -17,9 +17,13 @@ Left out: the pre-training heads (MLM and NSP), which are not part of the encode
 
 from __future__ import annotations
 
+from typing import Any
+
+import pandas as pd
+
 from nlp_helpers._checks import check_int
 
-__all__ = ["encoder_parameters"]
+__all__ = ["RELATIVES", "encoder_parameters", "relatives_table"]
 
 
 def encoder_parameters(
@@ -63,3 +67,44 @@ def _count(V: int, d: int, L: int, d_ff: int, P: int, S: int, pooler: bool, k: i
     if k:
         relative = 2 * k * d + L * (2 * d * d + d)  # shared table; per layer W_{K,r} and W_{Q,r} (+ bias)
     return embeddings + L * layer + relative + (d * d + d if pooler else 0)
+
+
+_ROBERTA = {"max_positions": 514, "n_segments": 1}
+_DEBERTA = {"max_positions": 0, "n_segments": 0, "pooler": False, "relative_positions": 512, "key_bias": False}
+
+#: (name, language, layers, hidden size, feed-forward size, vocabulary, keyword arguments of
+#: :func:`encoder_parameters`), from each model's published configuration.
+RELATIVES: list[tuple[str, str, int, int, int, int, dict[str, Any]]] = [
+    ("BERT base", "English", 12, 768, 3072, 30_522, {}),
+    ("BERT large", "English", 24, 1024, 4096, 30_522, {}),
+    ("RoBERTa base", "English", 12, 768, 3072, 50_265, _ROBERTA),
+    ("RoBERTa large", "English", 24, 1024, 4096, 50_265, _ROBERTA),
+    ("XLM-R base", "100 languages", 12, 768, 3072, 250_002, _ROBERTA),
+    ("XLM-R large", "100 languages", 24, 1024, 4096, 250_002, _ROBERTA),
+    ("DeBERTa base", "English", 12, 768, 3072, 50_265, _DEBERTA),
+    ("DeBERTa large", "English", 24, 1024, 4096, 50_265, _DEBERTA),
+    ("DistilBERT", "English", 6, 768, 3072, 30_522, {"n_segments": 0, "pooler": False}),
+]
+
+
+def relatives_table(extra: list[tuple[str, str, int, int, int, int, dict[str, Any]]] | None = None) -> pd.DataFrame:
+    """:data:`RELATIVES` (plus ``extra`` rows of the same form) as a table with parameter counts in millions."""
+    rows = list(RELATIVES) + list(extra or [])
+    for row in rows:
+        if not (isinstance(row, tuple) and len(row) == 7 and isinstance(row[6], dict)):
+            raise ValueError(
+                f"extra: every row must be (name, language, layers, d, d_ff, vocabulary, kwargs), got {row!r}"
+            )
+    return pd.DataFrame(
+        [
+            {
+                "model": name,
+                "language": lang,
+                "layers": L,
+                "hidden size": d,
+                "vocabulary": V,
+                "parameters (M)": round(encoder_parameters(V, d, L, ff, **kw) / 1e6, 1),
+            }
+            for name, lang, L, d, ff, V, kw in rows
+        ]
+    ).set_index("model")

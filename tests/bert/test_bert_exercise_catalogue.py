@@ -2,12 +2,13 @@
 and typical wrong answers (rejected with a hint naming the mistake).
 
 * ``greedy_wordpiece``: longest match first; ``##`` on continuation pieces; ``["[UNK]"]`` for the whole word.
-* ``apply_80_10_10``: u < 0.8 -> mask, 0.8 <= u < 0.9 -> random id, otherwise kept; only selected
-  positions change; a new array (ids unchanged).
-* ``masked_mean``: divide by the number of real tokens, not T; padding never counts, even inf.
+* ``mlm_by_hand``: only ordinary tokens are selected; 80 % of the *selected* become [MASK]; the visible
+  targets are the unchanged 10 % of the selected, as a share of all ordinary tokens; three numbers.
+* ``masked_max``: (B, d); padding never wins, even when larger than every real value (or inf); negative
+  real values survive (no multiplication by the mask); a max, not a mean; ValueError for an empty mask.
 * ``c_tf_idf_scores``: row-normalised tf times ln(1 + mean words per class / tf_w), natural log.
-* ``answer_span``: maximise start_i + end_j jointly with i <= j, both allowed, j - i + 1 <= max_len, ties
-  to the smallest i then j.
+* ``answer_or_abstain``: the best valid span (i <= j, both allowed, j - i + 1 <= max_len), or None when the
+  [CLS] score start[0] + end[0] beats it by more than the threshold (strictly; a tie answers).
 """
 
 from __future__ import annotations
@@ -16,22 +17,22 @@ import numpy as np
 
 from nlp_helpers.bert import exercises as ex
 from tests.bert.test_bert_exercises import (
-    corrupt_ignores_selection,
-    corrupt_in_place,
-    corrupt_ok,
-    corrupt_one_position_loop,
-    corrupt_wrong_boundary,
+    abstain_ignores_threshold,
+    abstain_ok,
+    abstain_on_tie,
     ctfidf_global_normalisation,
     ctfidf_log10,
     ctfidf_ok,
     ctfidf_raw_tf,
-    mean_divides_by_T,
-    mean_ignores_mask,
-    mean_ok,
-    span_ignores_allowed,
-    span_max_len_off_by_one,
-    span_ok,
-    span_separate_argmax,
+    max_ignores_mask,
+    max_multiplies_by_mask,
+    max_no_empty_check,
+    max_ok,
+    mlm_counts_special,
+    mlm_mask_of_all,
+    mlm_ok,
+    mlm_random_counts_as_visible,
+    mlm_share_of_selected,
     wp_no_hashes,
     wp_ok,
     wp_partial_unk,
@@ -51,22 +52,6 @@ def wp_recursive(word, vocab, first=True):
     return ["[UNK]"]
 
 
-def corrupt_np_select(ids, selected, u, random_ids, mask_id):
-    return np.select([selected & (u < 0.8), selected & (u < 0.9)], [mask_id, random_ids], default=ids)
-
-
-def mean_einsum(hidden, mask):
-    m = np.asarray(mask, dtype=bool)
-    safe = np.where(m[..., None], hidden, 0.0)
-    return safe.sum(1) / m.sum(1, keepdims=True)
-
-
-def mean_multiplies_by_mask(hidden, mask):  # inf * 0 = nan for huge padding values
-    m = np.asarray(mask, dtype=float)[..., None]
-    with np.errstate(invalid="ignore"):
-        return (hidden * m).sum(1) / m.sum(1)
-
-
 def ctfidf_loops(counts):
     counts = np.asarray(counts, dtype=float)
     C, V = counts.shape
@@ -79,13 +64,59 @@ def ctfidf_loops(counts):
     return out
 
 
-def span_loops(start, end, allowed, max_len):
-    best, best_score = None, -np.inf
-    for i in range(len(start)):
-        for j in range(i, min(len(end), i + max_len)):
-            if allowed[i] and allowed[j] and start[i] + end[j] > best_score:
-                best, best_score = (i, j), start[i] + end[j]
-    return best
+def mlm_fractions():
+    n_ordinary = 200 * 128 - 2 * 200
+    selected = 0.15 * n_ordinary
+    return (selected, 0.8 * selected, 0.1 * selected / n_ordinary)
+
+
+def max_mean_instead(hidden, mask):
+    m = np.asarray(mask, dtype=bool)[..., None]
+    return np.where(m, hidden, 0.0).sum(1) / m.sum(1)
+
+
+def max_loops(hidden, mask):
+    hidden, mask = np.asarray(hidden, dtype=float), np.asarray(mask)
+    out = np.empty((hidden.shape[0], hidden.shape[2]))
+    for b in range(hidden.shape[0]):
+        rows = [hidden[b, t] for t in range(hidden.shape[1]) if mask[b, t] == 1]
+        if not rows:
+            raise ValueError(f"attention_mask: sentence {b} has no real token")
+        out[b] = np.max(rows, axis=0)
+    return out
+
+
+def abstain_vectorised(start, end, allowed, max_len, threshold):
+    s, e, ok = np.asarray(start), np.asarray(end), np.asarray(allowed, dtype=bool)
+    i, j = np.indices((len(s), len(s)))
+    valid = (j >= i) & (j - i < max_len) & ok[:, None] & ok[None, :]
+    scores = np.where(valid, s[:, None] + e[None, :], -np.inf)
+    best = int(np.argmax(scores))
+    if s[0] + e[0] > scores.flat[best] + threshold:
+        return None
+    return best // len(s), best % len(s)
+
+
+def abstain_cls_span(start, end, allowed, max_len, threshold):
+    got = abstain_ok(start, end, allowed, max_len, threshold)
+    return (0, 0) if got is None else got
+
+
+def abstain_separate_argmax(start, end, allowed, max_len, threshold):
+    s = np.where(allowed, start, -np.inf)
+    e = np.where(allowed, end, -np.inf)
+    i, j = int(np.argmax(s)), int(np.argmax(e))
+    return None if start[0] + end[0] > s[i] + e[j] + threshold else (i, j)
+
+
+def abstain_ignores_max_len(start, end, allowed, max_len, threshold):
+    return abstain_ok(start, end, allowed, len(start), threshold)
+
+
+def abstain_ignores_allowed(start, end, allowed, max_len, threshold):
+    ok = np.ones(len(start), bool)
+    ok[0] = False
+    return abstain_ok(start, end, ok, max_len, threshold)
 
 
 CATALOGUE = {
@@ -97,21 +128,23 @@ CATALOGUE = {
             Wrong(wp_no_hashes, "'##"),
         ],
     ),
-    ex.check_corrupt: Catalogue(
-        correct=[corrupt_ok, corrupt_np_select],
+    ex.check_mlm_by_hand: Catalogue(
+        correct=[mlm_ok, mlm_fractions],
         wrong=[
-            Wrong(corrupt_ignores_selection, "Unselected positions never change"),
-            Wrong(corrupt_in_place, ("modified its input", "`ids`")),
-            Wrong(corrupt_wrong_boundary, "0.8"),
-            Wrong(corrupt_one_position_loop, ("shape=(4, 50)", "ValueError")),
+            Wrong(mlm_counts_special, "[CLS] and [SEP]"),
+            Wrong(mlm_mask_of_all, "selected positions only"),
+            Wrong(mlm_share_of_selected, "multiply by p"),
+            Wrong(mlm_random_counts_as_visible, "randomly replaced"),
+            Wrong(lambda: 3780, "tuple of three numbers"),
         ],
     ),
-    ex.check_masked_mean: Catalogue(
-        correct=[mean_ok, mean_einsum],
+    ex.check_masked_max: Catalogue(
+        correct=[max_ok, max_loops],
         wrong=[
-            Wrong(mean_divides_by_T, "not by T"),
-            Wrong(mean_ignores_mask, "mask"),
-            Wrong(mean_multiplies_by_mask, "inf * 0 = nan"),
+            Wrong(max_ignores_mask, "padding position won"),
+            Wrong(max_multiplies_by_mask, "-inf"),
+            Wrong(max_mean_instead, "mean of the real tokens"),
+            Wrong(max_no_empty_check, "ValueError"),
         ],
     ),
     ex.check_c_tf_idf: Catalogue(
@@ -122,12 +155,15 @@ CATALOGUE = {
             Wrong(ctfidf_global_normalisation, "words in class c"),
         ],
     ),
-    ex.check_answer_span: Catalogue(
-        correct=[span_ok, span_loops],
+    ex.check_answer_or_abstain: Catalogue(
+        correct=[abstain_ok, abstain_vectorised],
         wrong=[
-            Wrong(span_separate_argmax, "max_len"),
-            Wrong(span_max_len_off_by_one, "max_len"),
-            Wrong(span_ignores_allowed, "allowed"),
+            Wrong(abstain_ignores_threshold, "threshold"),
+            Wrong(abstain_on_tie, "tie"),
+            Wrong(abstain_cls_span, "None"),
+            Wrong(abstain_separate_argmax, "start <= end"),
+            Wrong(abstain_ignores_max_len, "max_len"),
+            Wrong(abstain_ignores_allowed, "question"),
         ],
     ),
 }

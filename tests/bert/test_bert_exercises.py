@@ -9,11 +9,11 @@ import pytest
 
 from nlp_helpers.bert.exercises import (
     TINY_VOCAB,
-    check_answer_span,
+    check_answer_or_abstain,
     check_c_tf_idf,
-    check_corrupt,
     check_greedy_wordpiece,
-    check_masked_mean,
+    check_masked_max,
+    check_mlm_by_hand,
 )
 from nlp_helpers.exercises.checker import STRICT_ENV
 from tests.exercise_helpers import stub
@@ -76,81 +76,6 @@ def test_wordpiece_checker():
     assert "'##" in check_greedy_wordpiece(wp_no_hashes).message
 
 
-# --------------------------------------------------------------------------- 80/10/10
-def corrupt_ok(ids, selected, u, random_ids, mask_id):
-    out = np.array(ids, copy=True)
-    out[selected & (u < 0.8)] = mask_id
-    swap = selected & (u >= 0.8) & (u < 0.9)
-    out[swap] = random_ids[swap]
-    return out
-
-
-def corrupt_ignores_selection(ids, selected, u, random_ids, mask_id):
-    out = np.array(ids, copy=True)
-    out[u < 0.8] = mask_id
-    swap = (u >= 0.8) & (u < 0.9)
-    out[swap] = random_ids[swap]
-    return out
-
-
-def corrupt_in_place(ids, selected, u, random_ids, mask_id):
-    ids[selected & (u < 0.8)] = mask_id
-    swap = selected & (u >= 0.8) & (u < 0.9)
-    ids[swap] = random_ids[swap]
-    return ids
-
-
-def corrupt_wrong_boundary(ids, selected, u, random_ids, mask_id):
-    out = np.array(ids, copy=True)
-    out[selected & (u <= 0.8)] = mask_id
-    swap = selected & (u > 0.8) & (u < 0.9)
-    out[swap] = random_ids[swap]
-    return out
-
-
-def corrupt_one_position_loop(ids, selected, u, random_ids, mask_id):
-    out = list(ids)  # 1-D only
-    for i in range(len(out)):
-        if selected[i] and u[i] < 0.8:
-            out[i] = mask_id
-        elif selected[i] and u[i] < 0.9:
-            out[i] = random_ids[i]
-    return out
-
-
-def test_corrupt_checker():
-    assert check_corrupt(corrupt_ok).passed
-    assert check_corrupt(stub).status == "not yet"
-    assert "Unselected positions never change" in check_corrupt(corrupt_ignores_selection).message
-    assert "copy" in check_corrupt(corrupt_in_place).message
-    assert check_corrupt(corrupt_wrong_boundary).status == "wrong"
-    assert check_corrupt(corrupt_one_position_loop).status == "wrong"  # breaks on a (B, T) batch
-
-
-# --------------------------------------------------------------------------- mean pooling
-
-
-def mean_ok(hidden, mask):
-    m = np.asarray(mask, dtype=bool)[..., None]
-    return np.where(m, hidden, 0.0).sum(1) / m.sum(1)
-
-
-def mean_divides_by_T(hidden, mask):
-    m = np.asarray(mask, dtype=float)[..., None]
-    return (hidden * m).sum(1) / hidden.shape[1]
-
-
-def mean_ignores_mask(hidden, mask):
-    return hidden.mean(1)
-
-
-def test_masked_mean_checker():
-    assert check_masked_mean(mean_ok).passed
-    assert check_masked_mean(stub).status == "not yet"
-    assert "not by T" in check_masked_mean(mean_divides_by_T).message
-    assert check_masked_mean(mean_ignores_mask).status == "wrong"
-
-
 # --------------------------------------------------------------------------- c-TF-IDF
 def ctfidf_ok(counts):
     counts = np.asarray(counts, dtype=float)
@@ -191,36 +116,92 @@ def test_strict_mode_raises_on_a_wrong_answer(monkeypatch):
     assert check_c_tf_idf(ctfidf_ok).passed
 
 
-# --------------------------------------------------------------------------- answer span
-def span_ok(start, end, allowed, max_len):
+# --------------------------------------------------------------------------- MLM by hand
+def mlm_ok():
+    ordinary = 200 * (128 - 2)  # [CLS] and [SEP] are never selected
+    return ordinary * 0.15, ordinary * 0.15 * 0.8, 0.15 * 0.1
+
+
+def mlm_counts_special():
+    return 200 * 128 * 0.15, 200 * 128 * 0.15 * 0.8, 0.015
+
+
+def mlm_mask_of_all():
+    return 3780.0, 200 * 126 * 0.8, 0.015
+
+
+def mlm_share_of_selected():
+    return 3780.0, 3024.0, 0.1
+
+
+def mlm_random_counts_as_visible():
+    return 3780.0, 3024.0, 0.15 * 0.2
+
+
+def test_mlm_by_hand_checker():
+    assert check_mlm_by_hand(mlm_ok).passed
+    assert check_mlm_by_hand(stub).status == "not yet"
+    assert "[CLS] and [SEP]" in check_mlm_by_hand(mlm_counts_special).message
+    assert "selected positions only" in check_mlm_by_hand(mlm_mask_of_all).message
+    assert check_mlm_by_hand(lambda: 3780).status == "wrong"
+
+
+# --------------------------------------------------------------------------- masked max
+def max_ok(hidden, mask):
+    m = np.asarray(mask, dtype=bool)
+    if not m.any(axis=1).all():
+        raise ValueError("attention_mask: every sentence needs a real token")
+    return np.where(m[..., None], hidden, -np.inf).max(axis=1)
+
+
+def max_ignores_mask(hidden, mask):
+    return np.asarray(hidden).max(axis=1)
+
+
+def max_multiplies_by_mask(hidden, mask):
+    m = np.asarray(mask, dtype=float)[..., None]
+    with np.errstate(invalid="ignore"):
+        return np.nan_to_num(hidden * m).max(axis=1)
+
+
+def max_no_empty_check(hidden, mask):
+    return np.where(np.asarray(mask, bool)[..., None], hidden, -np.inf).max(axis=1)
+
+
+def test_masked_max_checker():
+    assert check_masked_max(max_ok).passed
+    assert check_masked_max(stub).status == "not yet"
+    assert "padding position won" in check_masked_max(max_ignores_mask).message
+    assert "-inf" in check_masked_max(max_multiplies_by_mask).message
+    assert "ValueError" in check_masked_max(max_no_empty_check).message
+
+
+# --------------------------------------------------------------------------- answer or abstain
+def span_loops(start, end, allowed, max_len):
     best, arg = -np.inf, None
     for i in range(len(start)):
         for j in range(i, min(len(start), i + max_len)):
             if allowed[i] and allowed[j] and start[i] + end[j] > best:
                 best, arg = start[i] + end[j], (i, j)
-    return arg
+    return arg, best
 
 
-def span_separate_argmax(start, end, allowed, max_len):
-    s = np.where(allowed, start, -np.inf)
-    e = np.where(allowed, end, -np.inf)
-    return int(np.argmax(s)), int(np.argmax(e))
+def abstain_ok(start, end, allowed, max_len, threshold):
+    span, score = span_loops(start, end, allowed, max_len)
+    return None if start[0] + end[0] > score + threshold else span
 
 
-def span_max_len_off_by_one(start, end, allowed, max_len):
-    return span_ok(start, end, allowed, max_len + 1)  # allows j - i + 1 == max_len + 1
+def abstain_ignores_threshold(start, end, allowed, max_len, threshold):
+    return abstain_ok(start, end, allowed, max_len, 0.0)
 
 
-def span_ignores_allowed(start, end, allowed, max_len):
-    return span_ok(start, end, np.ones(len(start), bool), max_len)
+def abstain_on_tie(start, end, allowed, max_len, threshold):
+    span, score = span_loops(start, end, allowed, max_len)
+    return None if start[0] + end[0] >= score + threshold else span
 
 
-def test_answer_span_checker():
-    # span_ok is the definition written as a double loop, independent of the checker's best_span
-    assert check_answer_span(span_ok).passed
-    assert check_answer_span(span_max_len_off_by_one).status == "wrong"
-    assert check_answer_span(stub).status == "not yet"
-    assert check_answer_span(span_ignores_allowed).status == "wrong"
-    result = check_answer_span(span_separate_argmax)
-    assert result.status == "wrong" and "max_len" in result.message
-    assert check_answer_span(lambda *a: None).status == "wrong"
+def test_answer_or_abstain_checker():
+    assert check_answer_or_abstain(abstain_ok).passed
+    assert check_answer_or_abstain(stub).status == "not yet"
+    assert "threshold" in check_answer_or_abstain(abstain_ignores_threshold).message
+    assert "tie" in check_answer_or_abstain(abstain_on_tie).message

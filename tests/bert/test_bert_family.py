@@ -77,3 +77,17 @@ def test_bad_inputs_name_the_argument(kwargs, name):
     args = dict(vocab_size=100, d_model=8, n_layers=1, d_ff=16) | kwargs
     with pytest.raises((TypeError, ValueError), match=name):
         encoder_parameters(**args)
+
+
+def test_relatives_table_matches_published_sizes_and_rejects_bad_rows():
+    import pytest
+
+    from nlp_helpers.bert.family import relatives_table
+
+    table = relatives_table([("tiny", "English", 1, 4, 8, 10, {})])
+    # published sizes (millions): BERT base 110, BERT large 340, RoBERTa base 125, DistilBERT 66
+    for name, size in {"BERT base": 110, "BERT large": 340, "RoBERTa base": 125, "DistilBERT": 66}.items():
+        assert abs(table.loc[name, "parameters (M)"] - size) / size < 0.04
+    assert table.loc["tiny", "layers"] == 1 and len(table) == 10
+    with pytest.raises(ValueError, match="extra"):
+        relatives_table([("tiny", "English", 1, 4, 8, 10)])

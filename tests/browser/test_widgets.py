@@ -362,7 +362,7 @@ def test_attention_step_panel_on_a_phone_follows_a_tap(open_page):
 def test_bert_model_view_enlarges_the_clicked_thumbnail(open_page):
     """Clicking thumbnail (layer 4, head 8) of the canvas grid shows that map, and its numbers equal the
     explorer's for the same layer and head (3 decimals against 5 significant digits)."""
-    page, log = open_page("book/bert.html")
+    page, log = open_page("book/bert/representations.html")
     mv = page.locator("[data-testid='mv-root']").first
     mv.wait_for()
     grid = mv.locator("[data-testid='mv-grid']")
