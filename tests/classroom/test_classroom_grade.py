@@ -134,7 +134,9 @@ def graded(tmp_path_factory):
         if nb is not None:
             nbformat.write(nb, subs / name)
     release(tmp / "other", [OTHER])
-    (subs / "other-chapter/feedforward.ipynb").write_bytes((tmp / "other" / "feedforward" / "training.ipynb").read_bytes())
+    (subs / "other-chapter/feedforward.ipynb").write_bytes(
+        (tmp / "other" / "feedforward" / "training.ipynb").read_bytes()
+    )
     older = copy.deepcopy(student)
     older.metadata["nlp_classroom"]["version"] = "0123456789ab"
     nbformat.write(older, subs / "older/tagging.ipynb")
