@@ -2,7 +2,7 @@
 # Run every chapter (or the ones named) under several seed offsets and ATen kernel paths, as
 # readers' machines would: a claim in a chapter must hold on all of them, not only on yours.
 #   make robust                                   # offsets 0 3 7, kernels native default avx2
-#   make robust OFFSETS="1 2 4 5" KERNELS="default" NOTEBOOKS="book/rnn.ipynb"
+#   make robust OFFSETS="1 2 4 5" KERNELS="default" NOTEBOOKS="book/rnn/cells.ipynb"
 # Each configuration runs nbval (exercises strict) on the notebooks; the table at the end says
 # which configuration failed which notebook. Run it before you commit a chapter that trains or samples.
 set -uo pipefail

@@ -1,4 +1,5 @@
-"""RNNs, GRUs and LSTMs: the helpers of the chapter ``book/rnn.ipynb``.
+"""RNNs, GRUs and LSTMs: the helpers of the chapter ``book/rnn/`` (pages ``cells``,
+``language_model`` and ``using``).
 
 One concept per module (import from the module itself; this file re-exports nothing):
 
@@ -6,6 +7,7 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``gradients``: backpropagation through time: gradient norms over distance, and clipping.
 * ``classify``: sequence classification with a recurrent encoder: last state vs mean/max pooling.
 * ``charlm``: a character-level LSTM language model with tied embeddings.
+* ``gru_lm``: the same language model with GRU layers, and the stored GRU-versus-LSTM seed study.
 * ``gates``: an LSTM's gate activations and memory along a sequence, recomputed from its weights.
 * ``seq2seq``: encoder-decoder GRUs with optional dot-product attention on a synthetic task, and
   the stored source-reversal study.

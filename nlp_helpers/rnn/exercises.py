@@ -1,8 +1,7 @@
-"""Checkers for the exercises of the chapter *RNNs, GRUs and LSTMs* (``book/rnn.ipynb``).
+"""Checkers for the exercises of the chapter *RNNs, GRUs and LSTMs* (``book/rnn/``).
 
 Each ``check_*`` calls the student's function on small inputs, compares it with an
-independent reference (``torch.nn.RNNCell``/``LSTMCell``, ``torch.nn.utils.clip_grad_norm_``,
-or a direct formula) and tries the edge case students forget.
+independent reference (``torch.nn`` modules or a direct formula) and tries the edge case students forget.
 """
 
 from __future__ import annotations
@@ -19,10 +18,9 @@ from nlp_helpers.seeds import manual_seed
 from nlp_helpers.seeds import rng as seeded_rng
 
 __all__ = [
-    "check_rnn_step",
+    "check_rnn_params",
+    "check_jordan_run",
     "check_perplexity",
-    "check_lstm_step",
-    "check_clip_by_norm",
     "check_decode",
     "check_bi_gru",
 ]
@@ -33,30 +31,167 @@ def _rng_arrays(seed: int, *shapes: tuple[int, ...]) -> list[np.ndarray]:
     return [rng.normal(scale=0.8, size=s) for s in shapes]
 
 
-def check_rnn_step(rnn_step: Callable) -> CheckResult:
-    """``rnn_step(x, h, W, U, b)`` -> ``tanh(W x + U h + b)`` (numpy), compared with ``torch.nn.RNNCell``."""
-    with Checker("One RNN step by hand") as ex:
-        for seed, (d_in, H) in enumerate([(3, 4), (5, 2)]):  # d_in != H catches W and U swapped
-            x, h, W, U, b = _rng_arrays(seed, (d_in,), (H,), (H, d_in), (H, H), (H,))
-            cell = torch.nn.RNNCell(d_in, H).double()
-            with torch.no_grad():
-                cell.weight_ih.copy_(torch.from_numpy(W))
-                cell.weight_hh.copy_(torch.from_numpy(U))
-                cell.bias_ih.copy_(torch.from_numpy(b))
-                cell.bias_hh.zero_()
-                want = cell(torch.from_numpy(x), torch.from_numpy(h)).numpy()
-            got = ex.call(rnn_step, x, h, W, U, b)
+_CELLS = {"rnn": torch.nn.RNN, "gru": torch.nn.GRU, "lstm": torch.nn.LSTM}
+
+
+def _torch_count(cell: str, d_in: int, hidden: int) -> int:
+    return sum(p.numel() for p in _CELLS[cell](d_in, hidden).parameters())
+
+
+def check_rnn_params(rnn_params: Callable) -> CheckResult:
+    """``rnn_params(cell, d_in, hidden)``: the number of parameters of one PyTorch recurrent layer.
+
+    Counted by ``torch.nn.RNN``/``GRU``/``LSTM``: per gate block ``hidden * d_in + hidden * hidden``
+    and two biases of ``hidden``; ValueError for an unknown cell or a size below 1.
+    """
+    with Checker("Counting a recurrent layer's parameters") as ex:
+        for cell, d_in, hidden in [("lstm", 3, 4), ("gru", 3, 4), ("rnn", 3, 4), ("lstm", 10, 32), ("gru", 7, 2)]:
+            want = _torch_count(cell, d_in, hidden)
+            got = ex.call(rnn_params, cell, d_in, hidden)
+            blocks = {"rnn": 1, "gru": 3, "lstm": 4}[cell]
+            per = hidden * d_in + hidden * hidden
+            hints = {
+                blocks * (per + hidden): "You counted one bias per gate block; PyTorch keeps two, bias_ih and bias_hh.",
+                blocks * per: "You left out the biases: each gate block has two of length hidden.",
+                blocks * (hidden * d_in + 2 * hidden): "You left out the recurrent matrix U (hidden x hidden).",
+                blocks * (d_in * d_in + hidden * hidden + 2 * hidden): "The input matrix W is hidden x d_in, "
+                "not d_in x d_in.",
+                per + 2 * hidden: f"A {cell.upper()} has {blocks} gate blocks, each with its own W, U and biases.",
+            }
+            if cell == "lstm":
+                hints[3 * (per + 2 * hidden)] = "An LSTM has four blocks (input, forget, output gates and new memory)."
+            if cell == "gru":
+                hints[4 * (per + 2 * hidden)] = "A GRU has three blocks (update gate, reset gate, new memory)."
+            try:
+                got_int = int(got)
+            except (TypeError, ValueError):
+                got_int = None
+            if got_int is not None and got_int != want and got_int in hints:
+                ex.fail(
+                    f"rnn_params({cell!r}, {d_in}, {hidden}) returned {got_int}, PyTorch counts {want}. "
+                    + hints[got_int]
+                )
+            ex.expect_equal(
+                got_int,
+                want,
+                what=f"rnn_params({cell!r}, {d_in}, {hidden})",
+                hint="Count, per gate block, W (hidden x d_in), U (hidden x hidden) and two biases of length hidden.",
+            )
+        ex.expect_raises(
+            ValueError,
+            rnn_params,
+            "transformer",
+            3,
+            4,
+            what="rnn_params('transformer', 3, 4)",
+            hint="cell must be 'rnn', 'gru' or 'lstm': raise ValueError for anything else.",
+        )
+        ex.expect_raises(
+            ValueError,
+            rnn_params,
+            "lstm",
+            3,
+            0,
+            what="rnn_params('lstm', 3, 0)",
+            hint="A layer needs at least one input feature and one hidden unit: raise ValueError for sizes below 1.",
+        )
+    return ex.result
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max())
+    return e / e.sum()
+
+
+def _reference_jordan(x, W, U, b, V, c):
+    y = np.zeros(V.shape[0])
+    out = np.zeros((len(x), V.shape[0]))
+    for t, x_t in enumerate(x):
+        h = np.tanh(W @ x_t + U @ y + b)
+        y = _softmax(V @ h + c)
+        out[t] = y
+    return out
+
+
+def _jordan_case(seed: int, T: int, d_in: int, H: int, K: int) -> list[np.ndarray]:
+    rng = seeded_rng(seed)
+    return [
+        rng.normal(size=(T, d_in)),
+        rng.normal(scale=0.8, size=(H, d_in)),
+        rng.normal(scale=2.0, size=(H, K)),
+        rng.normal(scale=0.5, size=H),
+        rng.normal(scale=1.5, size=(K, H)),
+        rng.normal(scale=0.5, size=K),
+    ]
+
+
+def check_jordan_run(jordan_run: Callable) -> CheckResult:
+    """``jordan_run(x, W, U, b, V, c)`` -> ``(T, K)`` outputs of a Jordan network started from ``y_0 = 0``.
+
+    ``h_t = tanh(W x_t + U y_{t-1} + b)``, ``y_t = softmax(V h_t + c)``; stable for huge scores;
+    ``(0, K)`` for an empty sequence.
+    """
+    with Checker("A Jordan network") as ex:
+        for seed, (T, d_in, H, K) in enumerate([(4, 2, 3, 3), (5, 3, 4, 6)]):  # K == H first: an Elman answer runs
+            x, W, U, b, V, c = _jordan_case(seed, T, d_in, H, K)
+            want = _reference_jordan(x, W, U, b, V, c)
+            got = np.asarray(ex.call(jordan_run, x, W, U, b, V, c), dtype=float)
+            ex.expect(
+                got.shape == want.shape,
+                f"for T = {T} and K = {K} outputs the result should have shape {want.shape} (T, K), got {got.shape}.",
+            )
+            ex.expect(
+                bool(np.allclose(got.sum(axis=1), 1.0)),
+                "Each row y_t should be a probability distribution summing to 1: apply softmax to V h_t + c.",
+            )
+            uniform = np.full(K, 1.0 / K)
+            y, alt = uniform, np.zeros((T, K))
+            for t, x_t in enumerate(x):
+                y = _softmax(V @ np.tanh(W @ x_t + U @ y + b) + c)
+                alt[t] = y
+            if not np.allclose(got, want, atol=1e-6) and np.allclose(got, alt, atol=1e-6):
+                ex.fail("You started from the uniform distribution; the statement starts from y_0 = 0 (a zero vector).")
+            no_feedback = np.array([_softmax(V @ np.tanh(W @ x_t + b) + c) for x_t in x])
+            if not np.allclose(got, want, atol=1e-6) and np.allclose(got, no_feedback, atol=1e-6):
+                ex.fail("Your outputs ignore the previous output: feed y_{t-1} back through U at every step.")
+            if K == H:
+                h, hid = np.zeros(H), np.zeros((T, K))
+                for t, x_t in enumerate(x):
+                    h = np.tanh(W @ x_t + U @ h + b)
+                    hid[t] = _softmax(V @ h + c)
+                if not np.allclose(got, want, atol=1e-6) and np.allclose(got, hid, atol=1e-6):
+                    ex.fail(
+                        "You fed back the hidden state h_{t-1} (an Elman network); a Jordan network feeds "
+                        "back the previous output y_{t-1}."
+                    )
             ex.expect_close(
                 got,
                 want,
-                what=f"rnn_step with d_in={d_in}, H={H}",
-                hint="W multiplies the input x, U the previous state h; add b and apply tanh.",
+                what=f"jordan_run with T={T}, d_in={d_in}, H={H}, K={K}",
+                hint="h_t = tanh(W x_t + U y_{t-1} + b), y_t = softmax(V h_t + c), from y_0 = 0.",
+                rtol=1e-5,
+                atol=1e-8,
             )
-        x, h, W, U, b = _rng_arrays(7, (3,), (4,), (4, 3), (4, 4), (4,))
-        got = ex.call(rnn_step, 100 * x, h, W, U, b)
+        x, W, U, b, V, c = _jordan_case(5, 3, 2, 3, 4)
+        c = c + np.array([1000.0, 0.0, 0.0, 0.0])
+        got = np.asarray(ex.call(jordan_run, x, W, U, b, V, c), dtype=float)
         ex.expect(
-            np.all(np.abs(np.asarray(got)) <= 1.0),
-            "with a large input every entry of h_t must still lie in [-1, 1]: did you apply tanh?",
+            got.shape == (3, 4) and bool(np.all(np.isfinite(got))),
+            "With an output bias of 1000 your softmax returns inf or NaN: subtract the largest score before exp.",
+        )
+        ex.expect_close(
+            got,
+            _reference_jordan(x, W, U, b, V, c),
+            what="jordan_run with a huge output bias",
+            hint="Subtract the largest score before exp.",
+            rtol=1e-5,
+            atol=1e-8,
+        )
+        x0 = np.zeros((0, 2))
+        got = np.asarray(ex.call(jordan_run, x0, W, U, b, V, c), dtype=float)
+        ex.expect(
+            got.shape == (0, 4),
+            f"For an empty sequence (T = 0) return an array of shape (0, K) = (0, 4), got shape {got.shape}.",
         )
     return ex.result
 
@@ -98,71 +233,6 @@ def check_perplexity(perplexity: Callable) -> CheckResult:
             [0.5, 0.0],
             what="perplexity([0.5, 0.0])",
             hint="A zero probability gives infinite perplexity; raise ValueError for p outside (0, 1].",
-        )
-    return ex.result
-
-
-def check_lstm_step(lstm_step: Callable) -> CheckResult:
-    """``lstm_step(x, h, c, W, U, b)`` with dicts keyed ``"i", "f", "c", "o"`` -> ``(h_t, c_t)``; vs ``torch.nn.LSTMCell``."""
-    with Checker("The LSTM gates") as ex:
-        d_in, H = 3, 4
-        rng = seeded_rng(0)
-        x, h, c = rng.normal(size=d_in), rng.normal(size=H), rng.normal(size=H)
-        W = {g: rng.normal(scale=0.7, size=(H, d_in)) for g in "ifco"}
-        U = {g: rng.normal(scale=0.7, size=(H, H)) for g in "ifco"}
-        b = {g: rng.normal(scale=0.5, size=H) for g in "ifco"}
-        cell = torch.nn.LSTMCell(d_in, H).double()
-        with torch.no_grad():  # PyTorch stacks the gates in the order i, f, g (= new memory c̃), o
-            cell.weight_ih.copy_(torch.from_numpy(np.concatenate([W[g] for g in "ifco"])))
-            cell.weight_hh.copy_(torch.from_numpy(np.concatenate([U[g] for g in "ifco"])))
-            cell.bias_ih.copy_(torch.from_numpy(np.concatenate([b[g] for g in "ifco"])))
-            cell.bias_hh.zero_()
-            h_want, c_want = (t.numpy() for t in cell(torch.from_numpy(x), (torch.from_numpy(h), torch.from_numpy(c))))
-        got = ex.call(lstm_step, x, h, c, W, U, b)
-        ex.expect(isinstance(got, tuple) and len(got) == 2, "lstm_step should return the pair (h_t, c_t).")
-        h_got, c_got = got
-        ex.expect_close(
-            c_got,
-            c_want,
-            what="c_t",
-            hint="c_t = f ∘ c_{t-1} + i ∘ c̃ with sigmoid gates i, f and c̃ = tanh(W_c x + U_c h + b_c).",
-        )
-        ex.expect_close(
-            h_got, h_want, what="h_t", hint="h_t = o ∘ tanh(c_t): the output gate times the squashed memory."
-        )
-    return ex.result
-
-
-def check_clip_by_norm(clip_by_norm: Callable) -> CheckResult:
-    """``clip_by_norm(grads, threshold)``: rescale the list of arrays jointly so their global L2 norm <= threshold."""
-    with Checker("Gradient clipping by norm") as ex:
-        grads = _rng_arrays(3, (3, 4), (4,), (2, 2))
-        for threshold in (0.5, 2.0, 100.0):
-            params = [torch.nn.Parameter(torch.zeros(g.shape, dtype=torch.float64)) for g in grads]
-            for p, g in zip(params, grads):
-                p.grad = torch.from_numpy(g.copy())
-            torch.nn.utils.clip_grad_norm_(params, threshold)
-            got = ex.call(clip_by_norm, [g.copy() for g in grads], threshold)
-            ex.expect(
-                isinstance(got, (list, tuple)) and len(got) == len(grads),
-                f"clip_by_norm should return a list of {len(grads)} arrays, one per gradient.",
-            )
-            for k, (g_got, p) in enumerate(zip(got, params)):
-                ex.expect_close(
-                    g_got,
-                    p.grad.numpy(),
-                    what=f"clipped gradient {k} (threshold {threshold})",
-                    rtol=1e-5,
-                    hint="Use ONE norm over all arrays together (sqrt of the sum of all squares), "
-                    "rescale every array by threshold / norm, and only when norm > threshold.",
-                )
-        ex.expect_raises(
-            ValueError,
-            clip_by_norm,
-            [g.copy() for g in grads],
-            0.0,
-            what="clip_by_norm(grads, 0.0)",
-            hint="A threshold must be positive: raise ValueError otherwise.",
         )
     return ex.result
 

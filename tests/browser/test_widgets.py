@@ -391,7 +391,7 @@ def test_bert_model_view_enlarges_the_clicked_thumbnail(open_page):
 def test_lstm_gate_viewer_recomputes_the_memory_update_in_the_page(open_page):
     # Golden numbers: Python's c_t and h_t (lstm_gate_trace of the chapter's trained LM, in data-stored);
     # the page's JavaScript recomputes them from the 3-decimal gates it shows (c = f c_prev + i g).
-    page, log = open_page("book/rnn.html")
+    page, log = open_page("book/rnn/language_model.html")
     root = page.locator("[data-testid='lg-root']").first
     root.wait_for()
     n_steps = int(root.locator("[data-testid='lg-step']").get_attribute("max"))

@@ -1,12 +1,13 @@
 """Catalogue of the RNN chapter's exercises: requirements, correct answers in several styles (accepted)
 and typical wrong answers (rejected with a hint naming the mistake).
 
-* ``rnn_step``: tanh(W x + U h + b): W on the input, U on the state, b added; arguments unchanged.
+* ``rnn_params``: an int; per gate block W (hidden x d_in), U (hidden x hidden) and two biases; 1/3/4 blocks
+  for rnn/gru/lstm; ValueError for an unknown cell and for sizes below 1.
+* ``jordan_run``: h_t = tanh(W x_t + U y_{t-1} + b), y_t = softmax(V h_t + c) from y_0 = 0 (not uniform); the
+  previous output is fed back (not the hidden state); shape (T, K), rows sum to 1; stable softmax for huge
+  scores; shape (0, K) for T = 0; arguments unchanged.
 * ``perplexity``: exp of the mean negative natural log (or 2 ** with log2: the same base); ValueError for an
   empty list and for p outside (0, 1].
-* ``lstm_step``: sigmoid gates, tanh new memory, c_t = f c + i c~, h_t = o tanh(c_t); returns (h_t, c_t).
-* ``clip_by_norm``: one joint norm over all arrays; unchanged below the threshold; ValueError for
-  threshold <= 0; the given arrays unchanged.
 * ``decode``: arg-max predictions; feeds predictions without targets and targets[t] with them; ValueError
   for a wrong number of targets.
 * ``bi_gru``: forward states, then backward states read from the end and flipped back into place.
@@ -24,37 +25,17 @@ from tests.rnn.test_rnn_exercises import (
     bi_gru_forward_twice,
     bi_gru_not_flipped_back,
     bi_gru_ok,
-    clip_each_array,
-    clip_no_check,
-    clip_ok,
     decode_ignores_targets,
     decode_ok,
     decode_returns_targets,
-    lstm_no_tanh_on_c,
-    lstm_ok,
-    lstm_tanh_gates,
+    jordan_elman,
+    jordan_ok,
     perplexity_no_checks,
     perplexity_ok,
     perplexity_two_to_the_nats,
-    rnn_step_no_tanh,
-    rnn_step_ok,
+    rnn_params_ok,
+    rnn_params_one_bias,
 )
-
-
-def rnn_step_loops(x, h, W, U, b):
-    out = np.empty(len(b))
-    for i in range(len(b)):
-        out[i] = np.tanh(sum(W[i, j] * x[j] for j in range(len(x))) + sum(U[i, k] * h[k] for k in range(len(h))) + b[i])
-    return out
-
-
-def rnn_step_no_bias(x, h, W, U, b):
-    return np.tanh(W @ x + U @ h)
-
-
-def rnn_step_adds_in_place(x, h, W, U, b):
-    h += W @ x + b  # reuses the caller's state array
-    return np.tanh(U @ (h - W @ x - b) + W @ x + b)
 
 
 def perplexity_log2(probs):
@@ -72,44 +53,95 @@ def perplexity_allows_zero(probs):
         return float(np.exp(-np.mean(np.log(p))))
 
 
-def lstm_stacked(x, h, c, W, U, b):
-    order = "ifco"
-    z = np.concatenate([W[g] for g in order]) @ x + np.concatenate([U[g] for g in order]) @ h
-    z = z + np.concatenate([b[g] for g in order])
-    i, f, g, o = np.split(z, 4)
-    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
-    c_t = sig(f) * c + sig(i) * np.tanh(g)
-    return sig(o) * np.tanh(c_t), c_t
+def rnn_params_table(cell, d_in, hidden):
+    if not isinstance(cell, str) or cell.lower() not in ("rnn", "gru", "lstm") or cell != cell.lower():
+        raise ValueError("cell must be 'rnn', 'gru' or 'lstm'")
+    if min(d_in, hidden) < 1:
+        raise ValueError("d_in and hidden must be positive")
+    n_blocks = 1 if cell == "rnn" else 3 if cell == "gru" else 4
+    weights = n_blocks * hidden * (d_in + hidden)
+    biases = n_blocks * 2 * hidden
+    return int(weights + biases)
 
 
-def lstm_no_forget(x, h, c, W, U, b):
-    h_t, c_t = lstm_ok(x, h, c, W, U, b)
-    sig = lambda v: 1 / (1 + np.exp(-v))  # noqa: E731
-    f = sig(W["f"] @ x + U["f"] @ h + b["f"])
-    c_new = c_t - f * c + c  # keeps all of c_{t-1}
-    o = sig(W["o"] @ x + U["o"] @ h + b["o"])
-    return o * np.tanh(c_new), c_new
+def rnn_params_no_bias(cell, d_in, hidden):
+    return rnn_params_ok(cell, d_in, hidden) - 2 * {"rnn": 1, "gru": 3, "lstm": 4}[cell] * hidden
 
 
-def clip_loop(grads, threshold):
-    if threshold <= 0:
-        raise ValueError(f"threshold must be positive, got {threshold}")
-    total = 0.0
-    for g in grads:
-        total += float((g**2).sum())
-    norm = total**0.5
-    scale = threshold / norm if norm > threshold else 1.0
-    return [g * scale for g in grads]
+def rnn_params_lstm_three(cell, d_in, hidden):
+    n = rnn_params_ok(cell, d_in, hidden)
+    return n * 3 // 4 if cell == "lstm" else n
 
 
-def clip_in_place(grads, threshold):
-    if threshold <= 0:
-        raise ValueError("threshold")
-    norm = np.sqrt(sum((g**2).sum() for g in grads))
-    if norm > threshold:
-        for g in grads:
-            g *= threshold / norm
-    return grads
+def rnn_params_no_u(cell, d_in, hidden):
+    return rnn_params_ok(cell, d_in, hidden) - {"rnn": 1, "gru": 3, "lstm": 4}[cell] * hidden * hidden
+
+
+def rnn_params_no_checks(cell, d_in, hidden):
+    blocks = {"rnn": 1, "gru": 3, "lstm": 4}.get(cell, 1)
+    return blocks * (hidden * d_in + hidden * hidden + 2 * hidden)
+
+
+def rnn_params_size_unchecked(cell, d_in, hidden):
+    blocks = {"rnn": 1, "gru": 3, "lstm": 4}[cell]  # KeyError, not ValueError, would also be wrong
+    return blocks * (hidden * d_in + hidden * hidden + 2 * hidden)
+
+
+def _softmax_rows(z):
+    e = np.exp(z - z.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def jordan_vectorised_inputs(x, W, U, b, V, c):
+    T, K = x.shape[0], V.shape[0]
+    pre = x @ W.T + b  # every W x_t + b at once
+    ys, y = [], np.zeros(K)
+    for t in range(T):
+        y = _softmax_rows(V @ np.tanh(pre[t] + U @ y) + c)
+        ys.append(y)
+    return np.array(ys).reshape(T, K)
+
+
+def jordan_uniform_start(x, W, U, b, V, c):
+    K = V.shape[0]
+    y, out = np.full(K, 1.0 / K), np.zeros((len(x), K))
+    for t, x_t in enumerate(x):
+        y = _softmax_rows(V @ np.tanh(W @ x_t + U @ y + b) + c)
+        out[t] = y
+    return out
+
+
+def jordan_no_feedback(x, W, U, b, V, c):
+    return np.array([_softmax_rows(V @ np.tanh(W @ x_t + b) + c) for x_t in x]).reshape(len(x), V.shape[0])
+
+
+def jordan_naive_softmax(x, W, U, b, V, c):
+    y, out = np.zeros(V.shape[0]), np.zeros((len(x), V.shape[0]))
+    for t, x_t in enumerate(x):
+        with np.errstate(over="ignore", invalid="ignore"):
+            e = np.exp(V @ np.tanh(W @ x_t + U @ y + b) + c)
+            y = e / e.sum()
+        out[t] = y
+    return out
+
+
+def jordan_no_softmax(x, W, U, b, V, c):
+    y, out = np.zeros(V.shape[0]), np.zeros((len(x), V.shape[0]))
+    for t, x_t in enumerate(x):
+        y = V @ np.tanh(W @ x_t + U @ y + b) + c
+        out[t] = y
+    return out
+
+
+def jordan_empty_list(x, W, U, b, V, c):
+    if len(x) == 0:
+        return []
+    return jordan_ok(x, W, U, b, V, c)
+
+
+def jordan_mutates(x, W, U, b, V, c):
+    c -= c.max()  # "stabilises" the caller's bias in place
+    return jordan_ok(x, W, U, b, V, c)
 
 
 def decode_while(step, state, first_token, n_steps, targets=None):
@@ -145,12 +177,27 @@ def bi_gru_reversed_loop(x, fwd, bwd):
 
 
 CATALOGUE = {
-    ex.check_rnn_step: Catalogue(
-        correct=[rnn_step_ok, rnn_step_loops],
+    ex.check_rnn_params: Catalogue(
+        correct=[rnn_params_ok, rnn_params_table],
         wrong=[
-            Wrong(rnn_step_no_tanh, "apply tanh"),
-            Wrong(rnn_step_no_bias, "add b"),
-            Wrong(rnn_step_adds_in_place, ("modified its input", "`h`")),
+            Wrong(rnn_params_one_bias, "two, bias_ih and bias_hh"),
+            Wrong(rnn_params_no_bias, "left out the biases"),
+            Wrong(rnn_params_lstm_three, "four blocks"),
+            Wrong(rnn_params_no_u, "recurrent matrix U"),
+            Wrong(rnn_params_no_checks, "'rnn', 'gru' or 'lstm'"),
+            Wrong(rnn_params_size_unchecked, "'rnn', 'gru' or 'lstm'"),
+        ],
+    ),
+    ex.check_jordan_run: Catalogue(
+        correct=[jordan_ok, jordan_vectorised_inputs],
+        wrong=[
+            Wrong(jordan_uniform_start, "y_0 = 0"),
+            Wrong(jordan_no_feedback, "feed y_{t-1} back"),
+            Wrong(jordan_elman, "Elman"),
+            Wrong(jordan_naive_softmax, "subtract the largest score"),
+            Wrong(jordan_no_softmax, "summing to 1"),
+            Wrong(jordan_empty_list, "(0, K)"),
+            Wrong(jordan_mutates, "modified its input"),
         ],
     ),
     ex.check_perplexity: Catalogue(
@@ -159,22 +206,6 @@ CATALOGUE = {
             Wrong(perplexity_two_to_the_nats, "not 2**J"),
             Wrong(perplexity_no_checks, "ValueError"),
             Wrong(perplexity_allows_zero, ("perplexity([0.5, 0.0])", "ValueError")),
-        ],
-    ),
-    ex.check_lstm_step: Catalogue(
-        correct=[lstm_ok, lstm_stacked],
-        wrong=[
-            Wrong(lstm_no_tanh_on_c, "o ∘ tanh(c_t)"),
-            Wrong(lstm_tanh_gates, "sigmoid gates"),
-            Wrong(lstm_no_forget, "f ∘ c_{t-1}"),
-        ],
-    ),
-    ex.check_clip_by_norm: Catalogue(
-        correct=[clip_ok, clip_loop],
-        wrong=[
-            Wrong(clip_each_array, "ONE norm"),
-            Wrong(clip_no_check, "positive"),
-            Wrong(clip_in_place, ("modified its input", "`grads`")),
         ],
     ),
     ex.check_decode: Catalogue(

@@ -10,37 +10,15 @@ import torch
 
 from nlp_helpers.rnn.exercises import (
     check_bi_gru,
-    check_clip_by_norm,
     check_decode,
-    check_lstm_step,
+    check_jordan_run,
     check_perplexity,
-    check_rnn_step,
+    check_rnn_params,
 )
 from tests.exercise_helpers import stub
 
 
 # --------------------------------------------------------------------------- one RNN step
-def rnn_step_ok(x, h, W, U, b):
-    return np.tanh(W @ x + U @ h + b)
-
-
-def rnn_step_no_tanh(x, h, W, U, b):
-    return W @ x + U @ h + b
-
-
-def rnn_step_swapped(x, h, W, U, b):
-    return np.tanh(U @ x + W @ h + b)
-
-
-def test_rnn_step_checker():
-    assert check_rnn_step(rnn_step_ok).passed
-    assert check_rnn_step(stub).status == "not yet"
-    assert "tanh" in check_rnn_step(rnn_step_no_tanh).message
-    swapped = check_rnn_step(rnn_step_swapped)
-    assert swapped.status == "wrong" and "matmul" in swapped.message  # the shapes do not fit
-
-
-# --------------------------------------------------------------------------- perplexity
 def perplexity_ok(probs):
     p = np.asarray(probs, dtype=float)
     if p.size == 0 or np.any(p <= 0) or np.any(p > 1):
@@ -70,74 +48,6 @@ def test_perplexity_checker():
 
 
 # --------------------------------------------------------------------------- LSTM step
-def _sigmoid(z):
-    return 1 / (1 + np.exp(-z))
-
-
-def lstm_ok(x, h, c, W, U, b):
-    g = {k: W[k] @ x + U[k] @ h + b[k] for k in "ifco"}
-    c_new = _sigmoid(g["f"]) * c + _sigmoid(g["i"]) * np.tanh(g["c"])
-    return _sigmoid(g["o"]) * np.tanh(c_new), c_new
-
-
-def lstm_no_tanh_on_c(x, h, c, W, U, b):
-    g = {k: W[k] @ x + U[k] @ h + b[k] for k in "ifco"}
-    c_new = _sigmoid(g["f"]) * c + _sigmoid(g["i"]) * np.tanh(g["c"])
-    return _sigmoid(g["o"]) * c_new, c_new
-
-
-def lstm_tanh_gates(x, h, c, W, U, b):
-    g = {k: W[k] @ x + U[k] @ h + b[k] for k in "ifco"}
-    c_new = np.tanh(g["f"]) * c + np.tanh(g["i"]) * np.tanh(g["c"])
-    return np.tanh(g["o"]) * np.tanh(c_new), c_new
-
-
-def lstm_only_h(x, h, c, W, U, b):
-    return lstm_ok(x, h, c, W, U, b)[0]
-
-
-def test_lstm_checker():
-    assert check_lstm_step(lstm_ok).passed
-    assert check_lstm_step(stub).status == "not yet"
-    assert "h_t = o ∘ tanh(c_t)" in check_lstm_step(lstm_no_tanh_on_c).message
-    assert "sigmoid gates" in check_lstm_step(lstm_tanh_gates).message
-    assert "pair (h_t, c_t)" in check_lstm_step(lstm_only_h).message
-
-
-# --------------------------------------------------------------------------- clipping
-def clip_ok(grads, threshold):
-    if threshold <= 0:
-        raise ValueError("threshold")
-    norm = math.sqrt(sum(float(np.sum(g**2)) for g in grads))
-    return [g * (threshold / norm) if norm > threshold else g for g in grads]
-
-
-def clip_each_array(grads, threshold):
-    if threshold <= 0:
-        raise ValueError("threshold")
-    return [g * min(1.0, threshold / np.linalg.norm(g)) for g in grads]
-
-
-def clip_always(grads, threshold):
-    if threshold <= 0:
-        raise ValueError("threshold")
-    norm = math.sqrt(sum(float(np.sum(g**2)) for g in grads))
-    return [g * threshold / norm for g in grads]
-
-
-def clip_no_check(grads, threshold):
-    norm = math.sqrt(sum(float(np.sum(g**2)) for g in grads))
-    return [g * min(1.0, threshold / norm) for g in grads]
-
-
-def test_clip_checker():
-    assert check_clip_by_norm(clip_ok).passed
-    assert check_clip_by_norm(stub).status == "not yet"
-    assert "ONE norm over all arrays" in check_clip_by_norm(clip_each_array).message
-    assert "only when norm > threshold" in check_clip_by_norm(clip_always).message
-    assert "threshold must be positive" in check_clip_by_norm(clip_no_check).message
-
-
 # --------------------------------------------------------------------------- decoding
 def decode_ok(step, state, first_token, n_steps, targets=None):
     if targets is not None and len(targets) != n_steps:
@@ -233,3 +143,58 @@ def test_bi_gru_checker():
     assert twice.status == "wrong" and "bwd cell" in twice.message
     only = check_bi_gru(bi_gru_forward_only)
     assert only.status == "wrong" and "2H" in only.message
+
+
+# --------------------------------------------------------------------------- parameter count
+def rnn_params_ok(cell, d_in, hidden):
+    blocks = {"rnn": 1, "gru": 3, "lstm": 4}
+    if cell not in blocks:
+        raise ValueError(f"unknown cell {cell!r}")
+    if d_in < 1 or hidden < 1:
+        raise ValueError("sizes must be at least 1")
+    return blocks[cell] * (hidden * d_in + hidden * hidden + 2 * hidden)
+
+
+def rnn_params_one_bias(cell, d_in, hidden):
+    return rnn_params_ok(cell, d_in, hidden) - {"rnn": 1, "gru": 3, "lstm": 4}[cell] * hidden
+
+
+def test_rnn_params_checker():
+    assert check_rnn_params(rnn_params_ok).passed
+    assert check_rnn_params(stub).status == "not yet"
+    # by hand, independently of the checker's own formula: the LSTM of the statement has 144
+    assert rnn_params_ok("lstm", 3, 4) == 144 == sum(p.numel() for p in torch.nn.LSTM(3, 4).parameters())
+    assert "two, bias_ih and bias_hh" in check_rnn_params(rnn_params_one_bias).message
+
+
+# --------------------------------------------------------------------------- Jordan network
+def jordan_ok(x, W, U, b, V, c):
+    y = np.zeros(V.shape[0])
+    out = np.zeros((len(x), V.shape[0]))
+    for t, x_t in enumerate(x):
+        z = V @ np.tanh(W @ x_t + U @ y + b) + c
+        y = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+        out[t] = y
+    return out
+
+
+def jordan_elman(x, W, U, b, V, c):
+    h = np.zeros(W.shape[0])
+    out = np.zeros((len(x), V.shape[0]))
+    for t, x_t in enumerate(x):
+        h = np.tanh(W @ x_t + U @ h + b)  # the hidden state fed back (needs K == H)
+        z = V @ h + c
+        out[t] = np.exp(z - z.max()) / np.exp(z - z.max()).sum()
+    return out
+
+
+def test_jordan_checker_by_hand():
+    # one unit, one output class would be trivial; two outputs, worked by hand:
+    # y_0 = 0, h_1 = tanh(1 * 1 + 0) = 0.7616, y_1 = softmax([0.7616, -0.7616]) = 1 / (1 + e^-1.5232) = [0.8210, 0.1790]
+    x = np.array([[1.0]])
+    W, U, b = np.array([[1.0]]), np.array([[3.0, -3.0]]), np.array([0.0])
+    V, c = np.array([[1.0], [-1.0]]), np.zeros(2)
+    np.testing.assert_allclose(jordan_ok(x, W, U, b, V, c)[0], [0.8210, 0.1790], atol=1e-4)
+    assert check_jordan_run(jordan_ok).passed
+    assert check_jordan_run(stub).status == "not yet"
+    assert "Elman" in check_jordan_run(jordan_elman).message
