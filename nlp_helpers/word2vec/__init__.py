@@ -1,4 +1,4 @@
-"""Word2vec: the helpers of the chapter ``book/word2vec.ipynb``.
+"""Word2vec: the helpers of the chapter ``book/word2vec/`` (its index and section pages).
 
 One concept per module (import from the module itself; this file re-exports nothing):
 

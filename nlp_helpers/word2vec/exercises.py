@@ -1,4 +1,4 @@
-"""Checkers for the exercises of the word2vec chapter (``book/word2vec.ipynb``)."""
+"""Checkers for the exercises of the word2vec chapter (``book/word2vec/``)."""
 
 from __future__ import annotations
 
@@ -179,6 +179,11 @@ def check_nearest_words(nearest_words: Callable) -> CheckResult:
     with Checker("Cosine nearest neighbours") as ex:
         got = list(ex.call(nearest_words, "cat", words, vectors, 2))
         want = [w for w, _ in wv.most_similar("cat", 2)]
+        if not all(isinstance(w, str) for w in got):
+            ex.fail(
+                f'nearest_words("cat", ..., 2) should be {want}, got {got}: return the words themselves '
+                "(strings from `words`), not their row numbers."
+            )
         if "cat" in got:
             ex.fail(
                 f'nearest_words("cat", ..., 2) should be {want}, got {got}: leave the query word itself out '

@@ -167,7 +167,7 @@ def _embedded_state(page, key: str) -> dict:
 
 
 def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
-    page, log = open_page("book/word2vec.html")
+    page, log = open_page("book/word2vec/evaluation.html")
     root = page.locator("[data-testid='wm-root']").first
     root.wait_for()
     state = _embedded_state(page, "group_of")

@@ -23,7 +23,12 @@ from tests.tfidf.test_tfidf_exercises import (
     bow_ok,
     cos_ok,
     search_ok,
+)
+from tests.tfidf.wrong_answers import (
+    window_off_by_one,
     window_ok,
+    window_right_only,
+    window_unique_pairs,
 )
 
 
@@ -200,22 +205,6 @@ def window_zip(tokens, window):
             counts[(a, b)] += 1
             counts[(b, a)] += 1
     return dict(counts)
-
-
-def window_right_only(tokens, window):
-    counts = Counter()
-    for i, w in enumerate(tokens):
-        for j in range(i + 1, min(len(tokens), i + window + 1)):
-            counts[(w, tokens[j])] += 1
-    return dict(counts)
-
-
-def window_off_by_one(tokens, window):
-    return window_ok(tokens, window - 1)
-
-
-def window_unique_pairs(tokens, window):
-    return {k: 1 for k in window_ok(tokens, window)}
 
 
 def window_includes_self(tokens, window):

@@ -17,6 +17,12 @@ from nlp_helpers.tfidf.exercises import (
     check_window_counts,
 )
 from tests.exercise_helpers import stub
+from tests.tfidf.wrong_answers import (
+    window_off_by_one,
+    window_ok,
+    window_right_only,
+    window_unique_pairs,
+)
 
 
 def test_seed_tokens_of_the_checkers_are_the_chapters_tokenization():
@@ -76,31 +82,6 @@ def test_cosine_checker():
 
 
 # --------------------------------------------------------------------------- window counts
-def window_ok(tokens, window):
-    counts = Counter()
-    for i, w in enumerate(tokens):
-        for j in range(max(0, i - window), min(len(tokens), i + window + 1)):
-            if j != i:
-                counts[(w, tokens[j])] += 1
-    return dict(counts)
-
-
-def window_right_only(tokens, window):
-    counts = Counter()
-    for i, w in enumerate(tokens):
-        for j in range(i + 1, min(len(tokens), i + window + 1)):
-            counts[(w, tokens[j])] += 1
-    return dict(counts)
-
-
-def window_off_by_one(tokens, window):
-    return window_ok(tokens, window - 1)
-
-
-def window_unique_pairs(tokens, window):
-    return {k: 1 for k in window_ok(tokens, window)}
-
-
 def test_window_counts_checker():
     assert check_window_counts(window_ok).passed
     assert check_window_counts(stub).status == "not yet"

@@ -127,6 +127,31 @@ def nearest_least_similar_first(word, words, vectors, topn):
     return nearest_words(word, words, vectors, topn)[::-1]
 
 
+def cbow_mutates_w1(context_ids, W1, W2):
+    hidden = W1[list(context_ids)].sum(axis=0)
+    W1 *= 0.5  # shrinks the caller's matrix in place after reading it
+    return _softmax(hidden @ W2)
+
+
+def cbow_scores_only(context_ids, W1, W2):
+    return np.asarray(W1)[list(context_ids)].sum(axis=0) @ np.asarray(W2)
+
+
+def noise_unnormalised(counts, power=0.75):
+    return np.asarray(counts, dtype=float) ** power
+
+
+def nearest_row_numbers(word, words, vectors, topn):
+    unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
+    sims = unit @ unit[words.index(word)]
+    return [int(i) for i in np.argsort(-sims) if words[i] != word][:topn]
+
+
+def _softmax(scores):
+    e = np.exp(scores - scores.max())
+    return e / e.sum()
+
+
 CATALOGUE = {
     ex.check_cbow_probabilities: Catalogue(
         correct=[cbow_probabilities, cbow_loop],
@@ -134,11 +159,17 @@ CATALOGUE = {
             Wrong(cbow_unique_context, "twice"),
             Wrong(cbow_unstable, "Subtract the largest"),
             Wrong(cbow_mean_not_sum, "sum"),
+            Wrong(cbow_mutates_w1, ("modified its input", "`W1`")),
+            Wrong(cbow_scores_only, "softmax"),
         ],
     ),
     ex.check_noise_probs: Catalogue(
         correct=[noise_probs, noise_loop],
-        wrong=[Wrong(noise_unigram, "0.75"), Wrong(noise_ignores_power, "power argument")],
+        wrong=[
+            Wrong(noise_unigram, "0.75"),
+            Wrong(noise_ignores_power, "power argument"),
+            Wrong(noise_unnormalised, "divide by the sum"),
+        ],
     ),
     ex.check_train_cbow_ns: Catalogue(
         correct=[train_closed_form, train_autograd],
@@ -156,6 +187,7 @@ CATALOGUE = {
             Wrong(nearest_keeps_itself, "itself"),
             Wrong(nearest_no_error, "KeyError"),
             Wrong(nearest_least_similar_first, ("wrong order", "most similar first")),
+            Wrong(nearest_row_numbers, ("strings", "row numbers")),
         ],
     ),
 }
