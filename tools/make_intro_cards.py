@@ -60,7 +60,7 @@ CARDS = {
     ),
     "attention": (
         "Attention and the transformer",
-        "One encoder layer computed number by number, then masks, heads, positions and the decoder.",
+        "One encoder layer computed number by number, masks, heads and the decoder, a small GPT trained, a 2024 LLM layer.",
         "An attention matrix with strong weights on its diagonal.",
     ),
     "bert": (

@@ -1,4 +1,4 @@
-"""Checkers for the exercises of ``book/attention.ipynb``.
+"""Checkers for the exercises of ``book/attention/``.
 
 Each compares the student's function with :mod:`nlp_helpers.attention.self_attention`,
 :mod:`nlp_helpers.attention.positional` or :mod:`nlp_helpers.attention.transformer` on fixed inputs,

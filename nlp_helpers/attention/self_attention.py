@@ -1,6 +1,6 @@
 """Scaled dot-product and multi-head attention in numpy, as in Vaswani et al. (2017).
 
-What is here, in the order the chapter ``book/attention.ipynb`` builds it:
+What is here, in the order the chapter ``book/attention/`` builds it:
 
 * :func:`softmax` - a numerically stable softmax that accepts a boolean mask;
 * :func:`causal_mask`, :func:`padding_mask` - the two masks of a transformer;

@@ -6,7 +6,6 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``generate``: the autoregressive loop and measures of generated text (distinct-n, repetition).
 * ``beam``: beam search, step for step as ``transformers``' ``generate(num_beams=k)``.
 * the character-level decoder-only transformer (TinyGPT) lives in ``nlp_helpers.attention.gpt``.
-* ``bpc``: bits per character of a TinyGPT on a long text (sliding windows), comparable with the n-gram and LSTM chapters.
 * ``llm``: SmolLM2-135M-Instruct, offline, and helpers around its language-model head.
 * ``exercises``: the checkers of the chapter's exercises.
 * ``penalties``: frequency and presence penalties (the decoding page, ``book/sampling/decoding.ipynb``).

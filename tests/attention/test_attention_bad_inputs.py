@@ -15,18 +15,11 @@ import torch
 
 from nlp_helpers.attention import positional as P  # noqa: E402
 from nlp_helpers.attention import self_attention as A  # noqa: E402
-from nlp_helpers.attention import toy_transformer as AT  # noqa: E402
 from nlp_helpers.attention import transformer as TR  # noqa: E402
 from nlp_helpers.attention import worked_example as AE  # noqa: E402
 from tests.bad_inputs import Bad, Edge, bad, edge, run_bad, run_edge
 
 NAN, INF = math.nan, math.inf
-
-
-@cache
-def toy() -> AT.TinyTransformer:
-    torch.manual_seed(0)
-    return AT.TinyTransformer(9, d_model=8, n_heads=2, d_ff=8, max_len=6).eval()
 
 
 @cache
@@ -196,78 +189,6 @@ BAD = [
         lambda: AE.load_worked_example()["nope"],
         KeyError,
         "no table 'nope'",
-    ),
-    # --- attention_toy
-    bad("attention_toy.ReversalTask-length-0", lambda: AT.ReversalTask(length=0), ValueError, "length must be >= 1"),
-    bad("attention_toy.ReversalTask-no-symbols", lambda: AT.ReversalTask(symbols=""), ValueError, "symbols"),
-    bad(
-        "attention_toy.ReversalTask-repeated-symbols",
-        lambda: AT.ReversalTask(symbols="aab"),
-        ValueError,
-        "symbols must not repeat",
-    ),
-    bad(
-        "attention_toy.ReversalTask.decode-out-of-range",
-        lambda: AT.ReversalTask().decode([99]),
-        ValueError,
-        "ids must lie in",
-    ),
-    bad(
-        "attention_toy.ReversalTask.decode-negative",
-        lambda: AT.ReversalTask().decode([-1]),
-        ValueError,
-        "ids must lie in",
-    ),
-    bad(
-        "attention_toy.ReversalTask.batch-no-rng",
-        lambda: AT.ReversalTask().batch(None, 2),
-        TypeError,
-        "rng must be Generator",
-    ),
-    bad(
-        "attention_toy.TinyTransformer-heads",
-        lambda: AT.TinyTransformer(5, d_model=6, n_heads=4),
-        ValueError,
-        "divisible by n_heads",
-    ),
-    bad("attention_toy.TinyTransformer-vocab-0", lambda: AT.TinyTransformer(0), ValueError, "vocab_size must be >= 1"),
-    bad(
-        "attention_toy.TinyTransformer-too-long",
-        lambda: toy()(torch.zeros(1, 7, dtype=torch.long), torch.zeros(1, 2, dtype=torch.long)),
-        ValueError,
-        "max_len=6",
-    ),
-    bad(
-        "attention_toy.greedy_decode-unknown-id",
-        lambda: AT.greedy_decode(toy(), [99, 1]),
-        ValueError,
-        "src_ids must hold",
-    ),
-    bad(
-        "attention_toy.greedy_decode-too-long",
-        lambda: AT.greedy_decode(toy(), [1] * 7),
-        ValueError,
-        "src_ids must hold 1 to 6",
-    ),
-    bad("attention_toy.greedy_decode-empty", lambda: AT.greedy_decode(toy(), []), ValueError, "src_ids"),
-    bad("attention_toy.numpy_forward-empty", lambda: AT.numpy_forward(toy(), [], [0]), ValueError, "src_ids"),
-    bad(
-        "attention_toy.logit_lens-no-states",
-        lambda: AT.logit_lens([], np.eye(3)),
-        ValueError,
-        "states must not be empty",
-    ),
-    bad(
-        "attention_toy.train_reversal-negative-lr",
-        lambda: AT.train_reversal(steps=1, lr=-1.0, progress=False),
-        ValueError,
-        "lr must be > 0",
-    ),
-    bad(
-        "attention_toy.train_reversal-task-str",
-        lambda: AT.train_reversal("abc", steps=1, progress=False),
-        TypeError,
-        "task must be ReversalTask",
     ),
 ]
 

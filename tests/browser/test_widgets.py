@@ -61,8 +61,8 @@ ATTN_RESET = [{"testid": "attn-causal", "checked": False}, {"testid": "attn-temp
 
 def test_attention_explorer_recomputes_in_the_page(open_page):
     spec = golden("attention_widget.json")
-    page, log = open_page(spec["page"])
     for widget in spec["widgets"]:
+        page, log = open_page(widget.get("page", spec["page"]))
         root = page.locator("[data-testid='attn-root']").filter(has_text=widget["title"]).first
         root.wait_for()
         layer_select = root.locator("[data-testid='attn-layer']")
@@ -81,7 +81,7 @@ def test_attention_explorer_recomputes_in_the_page(open_page):
             if shown_before is not None:
                 assert not np.allclose(shown, shown_before), f"{case['name']}: the controls did not change the drawing"
             shown_before = shown
-    assert log.console_errors == [] and log.page_errors == []
+        assert log.console_errors == [] and log.page_errors == []
 
 
 def test_positional_encoding_explorer_recomputes_in_the_page(open_page):
@@ -316,7 +316,7 @@ def test_attention_step_panel_shows_numpys_numbers_for_the_clicked_cell(open_pag
     ex = load_worked_example()
     X = ex["static_embedding_rows_are_tokens"] + positional_encoding(6, 6)
     Q, K = np.round(X @ ex["W_Q"], 4), np.round(X @ ex["W_K"], 4)
-    page, log = open_page("book/attention.html")
+    page, log = open_page("book/attention/self_attention.html")
     root = page.locator("[data-testid='attn-root']").filter(has_text=STEP_TITLE).first
     root.wait_for()
     apply_controls(root, ATTN_RESET)
@@ -348,7 +348,7 @@ def test_attention_step_panel_shows_numpys_numbers_for_the_clicked_cell(open_pag
 
 
 def test_attention_step_panel_on_a_phone_follows_a_tap(open_page):
-    page, log = open_page("book/attention.html", width=390)
+    page, log = open_page("book/attention/self_attention.html", width=390)
     root = page.locator("[data-testid='attn-root']").filter(has_text=STEP_TITLE).first
     root.wait_for()
     rect = root.locator("[data-testid='attn-rect-1-0']")

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from nlp_helpers.attention.gpt import TinyGPT, TinyGPTConfig
-from nlp_helpers.sampling.bpc import bits_per_character, char_logprobs, seed_study
+from nlp_helpers.attention.bpc import bits_per_character, char_logprobs, seed_study
 
 
 @pytest.fixture(scope="module")

@@ -77,7 +77,7 @@ def golden_data() -> dict:
         "about": "Matrices AttentionExplorer must show (cells attn-cell-<i>-<j>, row i = query, column j = key) "
         "after setting the controls in order. Computed with torch: softmax((scores + causal -inf mask) / T). "
         "Regenerate: python -m tests.widgets.test_widgets_attention",
-        "page": "book/attention.html",
+        "page": "book/attention/self_attention.html",
         "display_decimals": 4,
         "tolerance": 5e-5,
         "widgets": [
@@ -103,6 +103,7 @@ def golden_data() -> dict:
             },
             {
                 "title": RANDOM_TITLE,
+                "page": "book/attention/transformer.html",
                 "tokens": tokens,
                 "cases": [
                     {"name": "initial (layer 0, head 0)", "controls": [], "matrix": rnd[0, 0].tolist()},
