@@ -35,12 +35,12 @@ import numpy as np
 import pandas as pd
 import torch
 
+from nlp_helpers.attention.bpc import SEED_STUDY_FILE, bits_per_character
 from nlp_helpers.attention.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
 from nlp_helpers.data.splits import char_lm_split, char_vocabulary
 from nlp_helpers.ngram.models import NGramLM
 from nlp_helpers.rnn.charlm import CharLM, encode, train_lm
 from nlp_helpers.rnn.charlm import char_logprobs as lstm_logprobs
-from nlp_helpers.attention.bpc import SEED_STUDY_FILE, bits_per_character
 from nlp_helpers.seeds import manual_seed, seed
 
 TINYGPT = {"block_size": 64, "n_layers": 2, "n_heads": 4, "d_model": 64}
