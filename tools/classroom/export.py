@@ -35,6 +35,9 @@ FORMATS = ("nbgrader", "otter")
 def nested_solution(solution: str, function: str, begin: str, end: str) -> str:
     """The solution as one function: its helpers and imports moved inside, the body between markers.
 
+    A by-hand exercise, answered with a value rather than a function, keeps its statements at the top
+    level, all of them between the markers.
+
     Only what ``function`` needs is kept (a demo after it in the solution cell is dropped), so that
     a grading tool that blanks the marked region leaves exactly ``def function(...):`` and a stub.
     """
@@ -42,7 +45,9 @@ def nested_solution(solution: str, function: str, begin: str, end: str) -> str:
     if function not in found.code:
         raise ValueError(f"solution: no usable definition of {function!r} ({found.blocked or found.syntax_errors})")
     tree = ast.parse(found.code[function])
-    target = next(s for s in reversed(tree.body) if isinstance(s, ast.FunctionDef) and s.name == function)
+    target = next((s for s in reversed(tree.body) if isinstance(s, ast.FunctionDef) and s.name == function), None)
+    if target is None:  # a by-hand exercise is answered with a value (`hand_viterbi = {...}`): all of it is the answer
+        return "\n".join([begin, found.code[function], end])
     helpers = [s for s in tree.body if s is not target]
     body = list(target.body)
     doc = []
