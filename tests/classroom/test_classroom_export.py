@@ -107,6 +107,22 @@ def test_export_rejects_bad_input(tmp_path):
         export("otter", tmp_path, [tmp_path / "missing.ipynb"])
 
 
+def test_pages_of_two_chapters_with_one_name_export_apart(tmp_path):
+    pages = [ROOT / "book" / "tokenization" / "words.ipynb", ROOT / "book" / "tfidf" / "words.ipynb"]
+    written = export("otter", tmp_path / "otter", pages)
+    assert [p.name for p in written] == ["tokenization-words.ipynb", "tfidf-words.ipynb"]
+    written = export("nbgrader", tmp_path / "nbgrader", list(PAGES.values()))
+    assert [p.relative_to(tmp_path / "nbgrader").as_posix() for p in written] == [
+        f"source/nlp/tagging-{page}.ipynb" for page in PAGES
+    ]
+    outside = []  # pages outside the book are named by their file name alone: a clash is an error
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        outside.append(shutil.copy(PAGES["crf"], tmp_path / folder / "crf.ipynb"))
+    with pytest.raises(ValueError, match="pages: two of the pages export to the same file"):
+        export("otter", tmp_path / "clash", outside)
+
+
 @pytest.mark.slow
 def test_nbgrader_grades_solved_and_unsolved(tmp_path):
     nbgrader = _tool("nbgrader")
@@ -119,8 +135,8 @@ def test_nbgrader_grades_solved_and_unsolved(tmp_path):
     )
     _run([nbgrader, "generate_assignment", "ps1", "--force"], tmp_path)
     for page in PAGES:
-        released = nbformat.read(tmp_path / "release" / "ps1" / f"{page}.ipynb", as_version=4)
-        source = nbformat.read(tmp_path / "source" / "ps1" / f"{page}.ipynb", as_version=4)
+        released = nbformat.read(tmp_path / "release" / "ps1" / f"tagging-{page}.ipynb", as_version=4)
+        source = nbformat.read(tmp_path / "source" / "ps1" / f"tagging-{page}.ipynb", as_version=4)
         assert "BEGIN SOLUTION" not in json.dumps(released) and "HIDDEN TESTS" not in json.dumps(released)
         answers = {c.metadata["nbgrader"]["grade_id"]: c.source for c in source.cells if "nbgrader" in c.metadata}
         solved = nbformat.from_dict(json.loads(json.dumps(released)))
@@ -130,7 +146,7 @@ def test_nbgrader_grades_solved_and_unsolved(tmp_path):
                 cell.source = answers[gid]
         for student, nb in {"solved": solved, "unsolved": released}.items():
             (tmp_path / "submitted" / student / "ps1").mkdir(parents=True, exist_ok=True)
-            nbformat.write(nb, tmp_path / "submitted" / student / "ps1" / f"{page}.ipynb")
+            nbformat.write(nb, tmp_path / "submitted" / student / "ps1" / f"tagging-{page}.ipynb")
     _run([nbgrader, "autograde", "ps1", "--force"], tmp_path)
     script = (
         "import json\nfrom nbgrader.api import Gradebook\nwith Gradebook('sqlite:///gradebook.db') as gb:\n"
@@ -151,15 +167,18 @@ def test_otter_grades_solved_and_unsolved(tmp_path, page):
         pytest.skip("otter-grader is not installed: run `make graders` and set NLP_GRADERS_BIN=.venv-graders/bin")
     (master,) = export("otter", tmp_path / "master", [PAGES[page]], exercises_only=True)
     _run([otter, "assign", master, tmp_path / "dist"], tmp_path)
-    student = tmp_path / "dist" / "student" / f"{page}.ipynb"
+    student = tmp_path / "dist" / "student" / f"tagging-{page}.ipynb"
     first_line = {"pos": "hand_viterbi", "crf": "def shape(word):\\n", "ner": "def bio_viterbi("}[page]
     assert "BEGIN SOLUTION" not in student.read_text() and first_line in student.read_text()
     (zip_file,) = (tmp_path / "dist" / "autograder").glob("*.zip")
     scores = {}
-    for name, nb in {"solved": tmp_path / "dist" / "autograder" / f"{page}.ipynb", "unsolved": student}.items():
+    for name, nb in {"solved": tmp_path / "dist" / "autograder" / f"tagging-{page}.ipynb", "unsolved": student}.items():
         (tmp_path / name / "out").mkdir(parents=True)
-        shutil.copy(nb, tmp_path / name / f"{page}.ipynb")
-        _run([otter, "run", "-a", zip_file, "-o", tmp_path / name / "out", tmp_path / name / f"{page}.ipynb"], tmp_path)
+        shutil.copy(nb, tmp_path / name / f"tagging-{page}.ipynb")
+        _run(
+            [otter, "run", "-a", zip_file, "-o", tmp_path / name / "out", tmp_path / name / f"tagging-{page}.ipynb"],
+            tmp_path,
+        )
         results = json.loads((tmp_path / name / "out" / "results.json").read_text())
         scores[name] = {t["name"]: t["score"] for t in results["tests"] if "score" in t}
     assert scores["solved"] == {label: float(p) for label, p in POINTS[page].items()}
