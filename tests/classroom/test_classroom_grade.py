@@ -1,14 +1,19 @@
-"""Grading a folder of submissions for one chapter page, hostile ones included (issue 31's "Done when").
+"""Grading a folder of submissions for one chapter, hostile ones included (issue 31's "Done when").
 
-The fixtures are built from the real page (``book/tagging.ipynb``): its student release, the release
-with the instructor's solutions pasted into the stubs, one wrong answer, code that loops forever, exits
-the process, kills it, exhausts memory, monkeypatches the checker at the top level or at run time, an
-invalid file, another chapter's page and an older version of this page. The run must grade each as
+The fixtures are built from the real pages of the tagging chapter (``book/tagging/pos.ipynb``,
+``crf.ipynb`` and ``ner.ipynb``, released together as one assignment): their student releases, the
+releases with the instructor's solutions pasted into the stubs, wrong answers, code that loops forever,
+exits the process, kills it, exhausts memory, monkeypatches the checker at the top level or at run time,
+an invalid file, another chapter's page and an older version of a page. The run must grade each as
 stated, leave the folder untouched, and regrade nothing on a second run.
+
+``pos`` has a by-hand exercise answered with a value (``hand_viterbi = {...}``) before a function
+exercise, so the hostile code that must not stop the exercises after it is put in that value.
 """
 
 from __future__ import annotations
 
+import ast
 import copy
 import csv
 import hashlib
@@ -18,17 +23,21 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from tools.classroom.exercises import solution_sources, stub_function
+from tools.classroom.exercises import find_exercises, solution_sources, stub_function
 from tools.classroom.grade import Limits, grade_folder
 from tools.classroom.release import release
 from tools.classroom.report import write_reports
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = ROOT / "book" / "tagging.ipynb"
+PAGES = {name: ROOT / "book" / "tagging" / f"{name}.ipynb" for name in ("pos", "crf", "ner")}
 OTHER = ROOT / "book" / "feedforward" / "training.ipynb"
-LABELS = ["tagging-ex-shape", "tagging-ex-spans", "tagging-ex-prf", "tagging-ex-viterbi", "tagging-ex-forward"]
-POINTS = {"tagging-ex-shape": 1, "tagging-ex-spans": 1, "tagging-ex-prf": 2, "tagging-ex-viterbi": 3}
-POINTS["tagging-ex-forward"] = 3
+LABELS = {
+    "pos": ["tagging-ex-viterbi-hand", "tagging-ex-viterbi"],
+    "crf": ["tagging-ex-shape"],
+    "ner": ["tagging-ex-constrained"],
+}
+POINTS = {"tagging-ex-viterbi-hand": 1, "tagging-ex-viterbi": 2, "tagging-ex-shape": 1, "tagging-ex-constrained": 3}
+UNKNOWN = ["(unknown page)"]  # the one row of a file no page of a several-page assignment matches
 # Generous for a loaded 2-core machine: importing the checkers can take tens of seconds there.
 LIMITS = Limits(per_exercise_s=6, startup_s=150, memory_mb=3072)
 
@@ -40,6 +49,8 @@ def shape(word):
     long = "".join("X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else c for c in word)
     return re.sub(r"(.)\\1+", r"\\1", long)  # the short shape: repeats collapsed
 """
+# v2 without v1(PRON): the transition and emission of the second word only.
+WRONG_HAND = 'hand_viterbi = {"v1_PRON": 2 / 4 * 2 / 6, "v2_VERB": 3 / 5 * 2 / 5, "v2_NOUN": 2 / 5 * 1 / 4, "best": ["PRON", "VERB"]}\n'
 TOP_LEVEL_PATCH = """\
 import numpy
 import nlp_helpers.exercises.checker as checker
@@ -69,19 +80,32 @@ RUNTIME_PATCH_NUMPY = """\
 import numpy as np
 
 
-def span_prf(gold, pred):
+def fast_viterbi(log_start, log_trans, log_emissions):
     np.allclose = lambda *a, **k: True
     np.isclose = lambda *a, **k: True
-    return 0.0, 0.0, 0.0
+    return [0] * len(log_emissions), 0.0
 """
+# Hostile code in the value of the by-hand exercise: it runs when the value is built.
+LOOPING_VALUE = "def _forever():\n    while True:\n        pass\n\n\nhand_viterbi = _forever()\n"
+EXITING_VALUE = "import os\n\n\ndef _quit():\n    os._exit(0)\n\n\nhand_viterbi = _quit()\n"
+SYS_EXIT_VALUE = "import sys\n\n\ndef _leave():\n    sys.exit(3)\n\n\nhand_viterbi = _leave()\n"
+HUGE_VALUE = "hand_viterbi = bytearray(10**12)\n"
+
+
+def _name(source: str) -> str | None:
+    """The exercise name a stub or solution defines: its last function, else the last name it assigns."""
+    if (name := stub_function(source)) is not None:
+        return name
+    names = [t.id for s in ast.parse(source).body if isinstance(s, ast.Assign) for t in s.targets]
+    return next((n for n in reversed(names) if not n.startswith("_")), None) if names else None
 
 
 def _with(nb, replace: dict[str, str], extra: list[str] = ()):
-    """A copy of ``nb`` whose stub for each function in ``replace`` holds the given code; ``extra`` cells first."""
+    """A copy of ``nb`` whose stub for each exercise in ``replace`` holds the given code; ``extra`` cells first."""
     nb = copy.deepcopy(nb)
     for cell in nb.cells:
         if "exercise-stub" in cell.metadata.get("tags", []):
-            name = stub_function(cell.source)
+            name = _name(cell.source)
             if name in replace:
                 cell.source = replace[name]
     for k, source in enumerate(extra):
@@ -97,37 +121,52 @@ def _tree(folder: Path) -> dict[str, tuple[str, float]]:
     }
 
 
+def _solutions(page: Path) -> dict[str, str]:
+    nb = nbformat.read(page, as_version=4)
+    solutions = {_name(s): s for s in solution_sources(nb)}
+    assert list(solutions) == [e.function for e in find_exercises(nb)]  # every exercise has its solution
+    return solutions
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("classroom")
-    manifest = release(tmp / "release", [PAGE])
-    student = nbformat.read(tmp / "release" / "tagging.ipynb", as_version=4)
-    solutions = {stub_function(s): s for s in solution_sources(nbformat.read(PAGE, as_version=4))}
+    manifest = release(tmp / "release", list(PAGES.values()))
+    student = {n: nbformat.read(tmp / "release" / "tagging" / f"{n}.ipynb", as_version=4) for n in PAGES}
+    solutions = {n: _solutions(page) for n, page in PAGES.items()}
+    solved = {n: _with(student[n], solutions[n]) for n in PAGES}
     subs = tmp / "submissions"
     fixtures = {
-        "solved/tagging.ipynb": _with(student, solutions),
-        "untouched/tagging.ipynb": student,
-        "wrong/hw/tagging.ipynb": _with(student, solutions | {"shape": WRONG_SHAPE}),
-        "loops/tagging.ipynb": _with(
-            student, solutions | {"bio_spans": "def bio_spans(tags):\n    while True:\n        pass\n"}
+        **{f"solved/{n}.ipynb": solved[n] for n in PAGES},
+        **{f"untouched/{n}.ipynb": student[n] for n in PAGES},
+        "wrong/hw/pos.ipynb": _with(student["pos"], solutions["pos"] | {"hand_viterbi": WRONG_HAND}),
+        "wrong/hw/crf.ipynb": _with(student["crf"], {"shape": WRONG_SHAPE}),
+        "wrong/hw/ner.ipynb": solved["ner"],
+        "loops/pos.ipynb": _with(student["pos"], solutions["pos"] | {"hand_viterbi": LOOPING_VALUE}),
+        "loops/ner.ipynb": _with(
+            student["ner"],
+            {"bio_viterbi": "def bio_viterbi(emissions, transitions, tags):\n    while True:\n        pass\n"},
         ),
-        "exits/tagging.ipynb": _with(
-            student, solutions | {"span_prf": "import os\n\n\ndef span_prf(gold, pred):\n    os._exit(0)\n"}
+        "exits/pos.ipynb": _with(
+            student["pos"],
+            solutions["pos"] | {"fast_viterbi": "import os\n\n\ndef fast_viterbi(s, t, e):\n    os._exit(0)\n"},
         ),
-        "limits/tagging.ipynb": _with(
-            student,
-            solutions
-            | {
-                "shape": "import sys\n\n\ndef shape(word):\n    sys.exit(3)\n",
-                "bio_spans": "def bio_spans(tags):\n    return bytearray(10**12)\n",
-                "crf_forward": "import os\n\n\ndef crf_forward(e, t):\n    os.kill(os.getpid(), 9)\n",
-            },
+        "exits/first/pos.ipynb": _with(student["pos"], solutions["pos"] | {"hand_viterbi": EXITING_VALUE}),
+        "limits/pos.ipynb": _with(student["pos"], solutions["pos"] | {"hand_viterbi": SYS_EXIT_VALUE}),
+        "limits/crf.ipynb": _with(student["crf"], {"shape": "def shape(word):\n    return bytearray(10**12)\n"}),
+        "limits/ner.ipynb": _with(
+            student["ner"],
+            {"bio_viterbi": "import os\n\n\ndef bio_viterbi(e, t, tags):\n    os.kill(os.getpid(), 9)\n"},
         ),
-        "patched/tagging.ipynb": _with(
-            student, {"shape": RUNTIME_PATCH_IMPORT, "span_prf": RUNTIME_PATCH_NUMPY}, [TOP_LEVEL_PATCH]
+        "limits/memory/pos.ipynb": _with(student["pos"], solutions["pos"] | {"hand_viterbi": HUGE_VALUE}),
+        "limits/exit/crf.ipynb": _with(
+            student["crf"], {"shape": "import sys\n\n\ndef shape(word):\n    sys.exit(3)\n"}
         ),
+        "patched/pos.ipynb": _with(student["pos"], {"fast_viterbi": RUNTIME_PATCH_NUMPY}, [TOP_LEVEL_PATCH]),
+        "patched/crf.ipynb": _with(student["crf"], {"shape": RUNTIME_PATCH_IMPORT}, [TOP_LEVEL_PATCH]),
+        "patched/ner.ipynb": _with(student["ner"], {}, [TOP_LEVEL_PATCH]),
         "other-chapter/feedforward.ipynb": None,
-        "older/tagging.ipynb": None,
+        "older/pos.ipynb": None,
     }
     for name, nb in fixtures.items():
         (subs / name).parent.mkdir(parents=True, exist_ok=True)
@@ -137,11 +176,11 @@ def graded(tmp_path_factory):
     (subs / "other-chapter/feedforward.ipynb").write_bytes(
         (tmp / "other" / "feedforward" / "training.ipynb").read_bytes()
     )
-    older = copy.deepcopy(student)
+    older = copy.deepcopy(student["pos"])
     older.metadata["nlp_classroom"]["version"] = "0123456789ab"
-    nbformat.write(older, subs / "older/tagging.ipynb")
+    nbformat.write(older, subs / "older/pos.ipynb")
     (subs / "invalid").mkdir()
-    (subs / "invalid" / "tagging.ipynb").write_text('{"cells": [ this is not JSON', encoding="utf-8")
+    (subs / "invalid" / "crf.ipynb").write_text('{"cells": [ this is not JSON', encoding="utf-8")
     before = _tree(subs)
     out = tmp / "grades" / "gradebook.csv"
     start = time.monotonic()
@@ -158,6 +197,7 @@ def graded(tmp_path_factory):
         "out": out,
         "manifest": manifest,
         "first_s": first_s,
+        "n_subs": len(fixtures) + 1,
     }
 
 
@@ -165,102 +205,140 @@ def _rows(graded, sub: str) -> dict[str, tuple[str, int, str]]:
     return {r["exercise"]: (r["status"], r["points"], r["message"]) for r in graded["rows"] if r["submission"] == sub}
 
 
-@pytest.mark.slow
-def test_solved_notebook_is_all_correct(graded):
-    rows = _rows(graded, "solved/tagging.ipynb")
-    assert list(rows) == LABELS
-    assert {k: v[:2] for k, v in rows.items()} == {k: ("correct", POINTS[k]) for k in LABELS}
+def test_the_chapter_pages_have_the_exercises_the_fixtures_use():
+    points = {}
+    for n, page in PAGES.items():
+        exercises = find_exercises(nbformat.read(page, as_version=4))
+        assert [e.label for e in exercises] == LABELS[n]
+        points |= {e.label: e.points for e in exercises}
+    assert points == POINTS
 
 
 @pytest.mark.slow
-def test_untouched_student_copy_earns_nothing(graded):
-    rows = _rows(graded, "untouched/tagging.ipynb")
+@pytest.mark.parametrize("page", list(PAGES))
+def test_solved_notebook_is_all_correct(graded, page):
+    rows = _rows(graded, f"solved/{page}.ipynb")
+    assert list(rows) == LABELS[page]
+    assert {k: v[:2] for k, v in rows.items()} == {k: ("correct", POINTS[k]) for k in LABELS[page]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("page", list(PAGES))
+def test_untouched_student_copy_earns_nothing(graded, page):
+    rows = _rows(graded, f"untouched/{page}.ipynb")
+    assert list(rows) == LABELS[page]
     assert {v[0] for v in rows.values()} == {"not yet"}
     assert sum(v[1] for v in rows.values()) == 0
 
 
 @pytest.mark.slow
 def test_wrong_answer_is_wrong_with_its_hint(graded):
-    rows = _rows(graded, "wrong/hw/tagging.ipynb")
+    rows = _rows(graded, "wrong/hw/crf.ipynb")
     assert rows["tagging-ex-shape"][:2] == ("wrong", 0)
     assert "short" in rows["tagging-ex-shape"][2] and "collapse" in rows["tagging-ex-shape"][2]
-    assert all(rows[k][0] == "correct" for k in LABELS[1:])
+    rows = _rows(graded, "wrong/hw/pos.ipynb")
+    assert rows["tagging-ex-viterbi-hand"][:2] == ("wrong", 0)
+    assert "should include v1(PRON)" in rows["tagging-ex-viterbi-hand"][2]
+    assert rows["tagging-ex-viterbi"][:2] == ("correct", 2)
+    assert _rows(graded, "wrong/hw/ner.ipynb")["tagging-ex-constrained"][:2] == ("correct", 3)
 
 
 @pytest.mark.slow
 def test_infinite_loop_is_an_error_and_the_rest_is_graded(graded):
-    rows = _rows(graded, "loops/tagging.ipynb")
-    assert rows["tagging-ex-spans"][0] == "error" and "longer than 6 s" in rows["tagging-ex-spans"][2]
-    assert [rows[k][0] for k in LABELS if k != "tagging-ex-spans"] == ["correct"] * 4
+    rows = _rows(graded, "loops/pos.ipynb")
+    assert rows["tagging-ex-viterbi-hand"][0] == "error" and "longer than 6 s" in rows["tagging-ex-viterbi-hand"][2]
+    assert rows["tagging-ex-viterbi"][:2] == ("correct", 2)
+    rows = _rows(graded, "loops/ner.ipynb")
+    assert rows["tagging-ex-constrained"][0] == "error" and "longer than 6 s" in rows["tagging-ex-constrained"][2]
 
 
 @pytest.mark.slow
 def test_os_exit_is_an_error(graded):
-    rows = _rows(graded, "exits/tagging.ipynb")
-    assert rows["tagging-ex-shape"][0] == rows["tagging-ex-spans"][0] == "correct"
-    assert rows["tagging-ex-prf"][0] == "error" and "os._exit" in rows["tagging-ex-prf"][2]
-    assert "span_prf" in rows["tagging-ex-prf"][2]
-    assert [rows[k][0] for k in LABELS[3:]] == ["error", "error"]  # never reached: no marks, and said so
-    assert all("stopped" in rows[k][2] for k in LABELS[3:])
+    rows = _rows(graded, "exits/pos.ipynb")
+    assert rows["tagging-ex-viterbi-hand"][0] == "correct"
+    assert rows["tagging-ex-viterbi"][0] == "error" and "os._exit" in rows["tagging-ex-viterbi"][2]
+    assert "fast_viterbi" in rows["tagging-ex-viterbi"][2]
+    rows = _rows(graded, "exits/first/pos.ipynb")
+    assert rows["tagging-ex-viterbi-hand"][0] == "error" and "os._exit" in rows["tagging-ex-viterbi-hand"][2]
+    assert rows["tagging-ex-viterbi"][0] == "error"  # never reached: no marks, and said so
+    assert "stopped" in rows["tagging-ex-viterbi"][2]
 
 
 @pytest.mark.slow
 def test_exit_memory_and_kill_are_errors(graded):
-    rows = _rows(graded, "limits/tagging.ipynb")
+    rows = _rows(graded, "limits/pos.ipynb")
+    assert rows["tagging-ex-viterbi-hand"][0] == "error" and "sys.exit(3)" in rows["tagging-ex-viterbi-hand"][2]
+    assert rows["tagging-ex-viterbi"][0] == "correct"
+    rows = _rows(graded, "limits/memory/pos.ipynb")  # the value exhausts memory while it is built
+    assert rows["tagging-ex-viterbi-hand"][0] == "error" and "MemoryError" in rows["tagging-ex-viterbi-hand"][2]
+    assert rows["tagging-ex-viterbi"][0] == "correct"
+    rows = _rows(graded, "limits/exit/crf.ipynb")
     assert rows["tagging-ex-shape"][0] == "error" and "sys.exit(3)" in rows["tagging-ex-shape"][2]
-    assert rows["tagging-ex-spans"][0] == "error" and "memory" in rows["tagging-ex-spans"][2]
-    assert rows["tagging-ex-prf"][0] == rows["tagging-ex-viterbi"][0] == "correct"
-    assert rows["tagging-ex-forward"][0] == "error" and "SIGKILL" in rows["tagging-ex-forward"][2]
+    rows = _rows(graded, "limits/crf.ipynb")
+    assert rows["tagging-ex-shape"][0] == "error" and "memory" in rows["tagging-ex-shape"][2]
+    rows = _rows(graded, "limits/ner.ipynb")
+    assert rows["tagging-ex-constrained"][0] == "error" and "SIGKILL" in rows["tagging-ex-constrained"][2]
 
 
 @pytest.mark.slow
 def test_monkeypatching_the_checker_earns_nothing(graded):
-    rows = _rows(graded, "patched/tagging.ipynb")
+    rows = {k: v for page in PAGES for k, v in _rows(graded, f"patched/{page}.ipynb").items()}
+    assert list(rows) == [label for page in PAGES for label in LABELS[page]]
     assert not any(v[0] == "correct" for v in rows.values())
     assert rows["tagging-ex-shape"][0] == "error" and "nlp_helpers.exercises.checker" in rows["tagging-ex-shape"][2]
-    assert rows["tagging-ex-prf"][0] == "wrong" and "read-only" in rows["tagging-ex-prf"][2]
-    assert [rows[k][0] for k in ("tagging-ex-spans", "tagging-ex-viterbi", "tagging-ex-forward")] == ["not yet"] * 3
+    assert rows["tagging-ex-viterbi"][0] == "wrong" and "read-only" in rows["tagging-ex-viterbi"][2]
+    assert [rows[k][0] for k in ("tagging-ex-viterbi-hand", "tagging-ex-constrained")] == ["not yet"] * 2
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("sub", "words"),
     [
-        ("invalid/tagging.ipynb", "not a readable Jupyter notebook"),
+        ("invalid/crf.ipynb", "not a readable Jupyter notebook"),
         ("other-chapter/feedforward.ipynb", "book/feedforward/training, which is not part of this assignment"),
-        ("older/tagging.ipynb", "another version of book/tagging"),
+        ("older/pos.ipynb", "another version of book/tagging/pos"),
     ],
 )
 def test_files_that_are_not_this_page_are_errors(graded, sub, words):
     rows = _rows(graded, sub)
-    assert list(rows) == LABELS
+    assert list(rows) == UNKNOWN
     assert all(status == "error" and pts == 0 and words in msg for status, pts, msg in rows.values())
+
+
+def _expected_rows(sub: str) -> int:
+    page = Path(sub).stem
+    return len(LABELS[page]) if page in LABELS and not sub.startswith(("invalid/", "older/")) else len(UNKNOWN)
 
 
 @pytest.mark.slow
 def test_folder_unchanged_and_second_run_regrades_nothing(graded):
+    n = graded["n_subs"]
     assert _tree(graded["subs"]) == graded["before"]
     assert graded["again"] == graded["rows"]
-    assert "10 submissions: 10 unchanged since the last run, 0 to grade" in graded["log"]
+    assert f"{n} submissions: {n} unchanged since the last run, 0 to grade" in graded["log"]
     with graded["out"].open(encoding="utf-8") as f:
         table = list(csv.DictReader(f))
     assert list(table[0]) == ["submission", "exercise", "status", "points", "message"]
-    assert len(table) == 10 * len(LABELS)
+    subs = sorted({r["submission"] for r in table})
+    assert len(subs) == n and len(table) == sum(_expected_rows(s) for s in subs)
     # The whole run stays within its limits: no submission took its wall-clock allowance.
-    assert graded["first_s"] < 10 * LIMITS.wall_s(len(LABELS)) / 2
+    assert graded["first_s"] < n * LIMITS.wall_s(max(len(v) for v in LABELS.values())) / 2
 
 
 @pytest.mark.slow
 def test_reports_feedback_and_summary(graded):
     paths = write_reports(graded["rows"], graded["manifest"], graded["out"])
-    feedback = (graded["out"].parent / "feedback" / "wrong__hw__tagging.md").read_text(encoding="utf-8")
-    assert "Score: 9 of 10 points." in feedback and "short* shape" in feedback
+    feedback = graded["out"].parent / "feedback"
+    crf = (feedback / "wrong__hw__crf.md").read_text(encoding="utf-8")
+    assert "Score: 0 of 1 points." in crf and "short* shape" in crf
+    pos = (feedback / "wrong__hw__pos.md").read_text(encoding="utf-8")
+    assert "Score: 2 of 3 points." in pos and "should include v1(PRON)" in pos
     summary = graded["out"].with_name("gradebook-summary.md").read_text(encoding="utf-8")
     table = [line.split(" | ") for line in summary.splitlines() if line.startswith("| ") and "`tagging-ex" in line]
     correct = [int(cells[1]) for cells in table]
-    assert len(table) == len(LABELS) and correct == sorted(correct)  # the exercise fewest solved comes first
+    assert len(table) == len(POINTS) and correct == sorted(correct)  # the exercise fewest solved comes first
     assert "collapse" in summary  # the most common hint of the exercise the wrong answer missed
-    assert "`invalid/tagging.ipynb`" in summary
+    assert "`invalid/crf.ipynb`" in summary
     png = graded["out"].with_name("gradebook-scores.png")
     assert png in paths and png.read_bytes()[:4] == b"\x89PNG"
 
@@ -269,16 +347,16 @@ def test_reports_feedback_and_summary(graded):
 def test_command_line_release_grade_and_reports(tmp_path, capsys):
     from tools.classroom.__main__ import main
 
-    assert main(["release", str(tmp_path / "rel"), str(PAGE)]) == 0
+    assert main(["release", str(tmp_path / "rel"), *map(str, PAGES.values())]) == 0
     subs = tmp_path / "subs" / "ada"
     subs.mkdir(parents=True)
-    (subs / "my homework.ipynb").write_bytes((tmp_path / "rel" / "tagging.ipynb").read_bytes())
+    (subs / "my homework.ipynb").write_bytes((tmp_path / "rel" / "tagging" / "pos.ipynb").read_bytes())
     out = tmp_path / "grades" / "book.csv"
     args = ["grade", str(tmp_path / "subs"), "--manifest", str(tmp_path / "rel"), "--out", str(out)]
     assert main([*args, "--exercise-timeout", "6", "--startup-timeout", "150"]) == 0
     printed = capsys.readouterr()
-    assert "[1/1] ada/my homework.ipynb: 0/5 correct" in printed.err
+    assert "[1/1] ada/my homework.ipynb: 0/2 correct" in printed.err
     with out.open(encoding="utf-8") as f:
         assert {r["status"] for r in csv.DictReader(f)} == {"not yet"}
-    assert "Score: 0 of 10 points." in (out.parent / "feedback" / "ada__my homework.md").read_text(encoding="utf-8")
+    assert "Score: 0 of 3 points." in (out.parent / "feedback" / "ada__my homework.md").read_text(encoding="utf-8")
     assert (out.parent / "book-summary.md").exists() and (out.parent / "book-scores.png").exists()

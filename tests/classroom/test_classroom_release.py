@@ -13,7 +13,8 @@ from tools.classroom.exercises import find_exercises, page_version, solution_sou
 from tools.classroom.release import read_manifest, release
 
 ROOT = Path(__file__).resolve().parents[2]
-PAGE = ROOT / "book" / "tagging.ipynb"
+PAGES = {name: ROOT / "book" / "tagging" / f"{name}.ipynb" for name in ("pos", "crf", "ner")}
+PAGE = PAGES["pos"]
 
 
 def _page(tmp_path: Path) -> Path:
@@ -42,11 +43,22 @@ def _page(tmp_path: Path) -> Path:
 
 
 def test_exercises_of_a_real_page():
-    exercises = find_exercises(nbformat.read(PAGE, as_version=4))
-    assert [e.function for e in exercises] == ["shape", "bio_spans", "span_prf", "fast_viterbi", "crf_forward"]
-    assert [e.difficulty for e in exercises] == ["easy", "easy", "medium", "hard", "hard"]
-    assert exercises[0].checker_module == "nlp_helpers.tagging.exercises"
-    assert exercises[0].checker == "check_word_shape" and exercises[0].title == "Word shapes"
+    exercises = {n: find_exercises(nbformat.read(page, as_version=4)) for n, page in PAGES.items()}
+    assert {n: [e.function for e in ex] for n, ex in exercises.items()} == {
+        "pos": ["hand_viterbi", "fast_viterbi"],
+        "crf": ["shape"],
+        "ner": ["bio_viterbi"],
+    }
+    assert {n: [e.difficulty for e in ex] for n, ex in exercises.items()} == {
+        "pos": ["easy", "medium"],
+        "crf": ["easy"],
+        "ner": ["hard"],
+    }
+    assert {e.checker_module for ex in exercises.values() for e in ex} == {"nlp_helpers.tagging.exercises"}
+    (shape,) = exercises["crf"]
+    assert shape.checker == "check_word_shape" and shape.title == "Word shapes"
+    hand = exercises["pos"][0]  # a by-hand exercise answered with a value
+    assert hand.checker == "check_hand_viterbi" and hand.title == "Viterbi by hand"
 
 
 def test_version_changes_with_a_statement_not_with_a_stub(tmp_path):
@@ -90,13 +102,18 @@ def test_release_keeps_edited_points_and_checks_them(tmp_path):
 
 def test_release_of_a_real_page_has_no_solution(tmp_path):
     out = tmp_path / "out"
-    main(["release", str(out), str(PAGE)])
-    copy = nbformat.read(out / "tagging.ipynb", as_version=4)
-    sources = {c.source.strip() for c in copy.cells}
-    solutions = solution_sources(nbformat.read(PAGE, as_version=4))
-    assert len(solutions) == 5 and not any(s.strip() in sources for s in solutions)
-    assert not any("{solution-start}" in c.source for c in copy.cells)
-    assert len(read_manifest(out)["pages"]["book/tagging"]["exercises"]) == 5
+    main(["release", str(out), *map(str, PAGES.values())])
+    pages = read_manifest(out)["pages"]
+    assert list(pages) == [f"book/tagging/{n}" for n in PAGES]
+    for n, page in PAGES.items():
+        copy = nbformat.read(out / "tagging" / f"{n}.ipynb", as_version=4)
+        sources = {c.source.strip() for c in copy.cells}
+        solutions = solution_sources(nbformat.read(page, as_version=4))
+        n_exercises = {"pos": 2, "crf": 1, "ner": 1}[n]
+        assert len(solutions) == n_exercises and not any(s.strip() in sources for s in solutions)
+        assert not any("{solution-start}" in c.source for c in copy.cells)
+        assert len(pages[f"book/tagging/{n}"]["exercises"]) == n_exercises
+        assert pages[f"book/tagging/{n}"]["notebook"] == f"tagging/{n}.ipynb"
 
 
 @pytest.mark.parametrize(
@@ -117,14 +134,15 @@ def test_grader_recognises_a_copy_without_its_metadata(tmp_path):
     from tools.classroom.grade import identify
 
     manifest = read_manifest(release(tmp_path / "out", [PAGE]))
-    copy = nbformat.read(tmp_path / "out" / "tagging.ipynb", as_version=4)
-    assert identify(copy, manifest) == ("book/tagging", "")
+    copy = nbformat.read(tmp_path / "out" / "tagging" / "pos.ipynb", as_version=4)
+    assert identify(copy, manifest) == ("book/tagging/pos", "")
     del copy.metadata["nlp_classroom"]  # another editor dropped it
-    assert identify(copy, manifest) == ("book/tagging", "")
-    statement = next(c for c in copy.cells if ":label: tagging-ex-prf" in c.source)
-    statement.source = statement.source.replace("returns", "prints")  # an earlier wording of the exercise
+    assert identify(copy, manifest) == ("book/tagging/pos", "")
+    statement = next(c for c in copy.cells if ":label: tagging-ex-viterbi\n" in c.source)
+    assert "Return\n" in statement.source
+    statement.source = statement.source.replace("Return\n", "Print\n")  # an earlier wording of the exercise
     page, why = identify(copy, manifest)
-    assert page is None and "another version of book/tagging" in why
+    assert page is None and "another version of book/tagging/pos" in why
     other = nbformat.v4.new_notebook()
     page, why = identify(other, manifest)
-    assert page is None and "not a page of this assignment (book/tagging): it has no exercises" in why
+    assert page is None and "not a page of this assignment (book/tagging/pos): it has no exercises" in why

@@ -1,12 +1,12 @@
 """Export the book's exercises for the grading tools courses already run: nbgrader and otter-grader.
 
-``nbgrader``: ``OUT_DIR/source/<assignment>/<page>.ipynb``, an nbgrader *source* notebook per page. Each
+``nbgrader``: ``OUT_DIR/source/<assignment>/<chapter>-<page>.ipynb``, an nbgrader *source* notebook per page. Each
 exercise's solution becomes an autograded answer cell (the solution between ``### BEGIN SOLUTION`` and
 ``### END SOLUTION`` inside the function, which nbgrader replaces by ``raise NotImplementedError()``), and
 its check cell a locked test cell worth the exercise's points: it shows the checker's feedback, and a
 hidden assertion (``### BEGIN HIDDEN TESTS``) fails the cell unless the verdict is "correct".
 
-``otter``: ``OUT_DIR/<page>.ipynb``, an otter-grader *assignment* notebook (the v1 format of
+``otter``: ``OUT_DIR/<chapter>-<page>.ipynb``, an otter-grader *assignment* notebook (the v1 format of
 ``otter assign``): one question per exercise with its solution block and an OK-format test whose
 expected output is the checker's verdict ``'correct'``.
 
@@ -35,6 +35,9 @@ FORMATS = ("nbgrader", "otter")
 def nested_solution(solution: str, function: str, begin: str, end: str) -> str:
     """The solution as one function: its helpers and imports moved inside, the body between markers.
 
+    A by-hand exercise, answered with a value rather than a function, keeps its statements at the top
+    level, all of them between the markers.
+
     Only what ``function`` needs is kept (a demo after it in the solution cell is dropped), so that
     a grading tool that blanks the marked region leaves exactly ``def function(...):`` and a stub.
     """
@@ -42,7 +45,9 @@ def nested_solution(solution: str, function: str, begin: str, end: str) -> str:
     if function not in found.code:
         raise ValueError(f"solution: no usable definition of {function!r} ({found.blocked or found.syntax_errors})")
     tree = ast.parse(found.code[function])
-    target = next(s for s in reversed(tree.body) if isinstance(s, ast.FunctionDef) and s.name == function)
+    target = next((s for s in reversed(tree.body) if isinstance(s, ast.FunctionDef) and s.name == function), None)
+    if target is None:  # a by-hand exercise is answered with a value (`hand_viterbi = {...}`): all of it is the answer
+        return "\n".join([begin, found.code[function], end])
     helpers = [s for s in tree.body if s is not target]
     body = list(target.body)
     doc = []
@@ -182,6 +187,12 @@ def to_otter(nb, name: str, points: dict[str, float] | None = None):
     return nb
 
 
+def _export_name(pid: str) -> str:
+    """``book/tagging/ner`` -> ``tagging-ner``: section pages of different chapters share names (``words``)."""
+    parts = Path(pid).parts
+    return "-".join(parts[1:]) if len(parts) > 1 and parts[0] == "book" else Path(pid).name
+
+
 def export(
     fmt: str, out_dir: Path, pages: list[Path] | None = None, *, exercises_only: bool = False, assignment: str = "nlp"
 ) -> list[Path]:
@@ -199,13 +210,15 @@ def export(
             continue
         if exercises_only:
             nb = _exercises_only(nb)
-        name = Path(page_id(path, ROOT)).name
+        name = _export_name(page_id(path, ROOT))
         if fmt == "nbgrader":
             target = out_dir / "source" / assignment / f"{name}.ipynb"
             result = to_nbgrader(nb)
         else:
             target = out_dir / f"{name}.ipynb"
             result = to_otter(nb, name)
+        if target in written:
+            raise ValueError(f"pages: two of the pages export to the same file {str(target)!r}")
         target.parent.mkdir(parents=True, exist_ok=True)
         nbformat.write(result, target)
         written.append(target)
