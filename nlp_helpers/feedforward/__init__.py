@@ -1,4 +1,4 @@
-"""Helpers of the chapter "Neural networks and neural language models" (``book/feedforward.ipynb``).
+"""Helpers of the chapter "Neural networks and neural language models" (``book/feedforward/``).
 
 Modules (import them directly; this package re-exports nothing):
 

@@ -1,4 +1,4 @@
-"""LLM sampling and decoding: the helpers of the chapter ``book/sampling.ipynb``.
+"""LLM sampling and decoding: the helpers of the chapter ``book/sampling/``.
 
 One concept per module (import from the module itself; this file re-exports nothing):
 

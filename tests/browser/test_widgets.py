@@ -221,7 +221,7 @@ def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
 def test_sampling_tree_draws_the_tokens_numpy_draws(open_page):
     from tests.widgets.test_widgets_sampling_tree import uniform
 
-    page, log = open_page("book/sampling.html")
+    page, log = open_page("book/sampling/sampling.html")
     root = page.locator("[data-testid='st-root']").first
     root.wait_for()
     state = _embedded_state(page, "top_mass")

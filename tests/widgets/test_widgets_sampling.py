@@ -101,7 +101,7 @@ def golden_data(model=None, tokenizer=None) -> dict:
         "controls in order (top-k slider at its last position = off); entropy in nats (sampling-entropy) and tokens "
         "that can be sampled (sampling-nucleus). Computed with transformers' Temperature/TopK/TopP warpers over the "
         "full vocabulary. Regenerate: python -m tests.widgets.test_widgets_sampling",
-        "page": "book/sampling.html",
+        "page": "book/sampling/sampling.html",
         "display_decimals": 4,
         "tolerance": 5e-05,
         "entropy_tolerance": 1e-3,
