@@ -138,7 +138,8 @@ def called_helpers(path: Path) -> set[str]:
 
     Counted as calls: ``f(...)``, ``module.f(...)``, ``Class(...)``, ``Class.method(...)`` (resolved through the
     file's imports); a helper handed to a test through ``pytest.mark.parametrize`` (the test calls its
-    parameter); a class in ``isinstance(x, Class)`` (an assertion on what the code under test returned).
+    parameter); a class in ``isinstance(x, Class)`` (an assertion on what the code under test returned); a
+    checker that keys an exercise catalogue, ``{check_x: Catalogue(...)}`` (``catalogue_test`` calls it).
     """
     tree = ast.parse(path.read_text(encoding="utf-8"))
     alias: dict[str, str] = {}  # local name -> dotted nlp_helpers object or module
@@ -160,7 +161,18 @@ def called_helpers(path: Path) -> set[str]:
                 for sub in ast.walk(arg):
                     if isinstance(sub, (ast.Name, ast.Attribute)):
                         called.update(_dotted(sub, alias))
+    # A checker that keys an exercise catalogue ({check_x: Catalogue(...)}): `catalogue_test`
+    # (tests/exercise_helpers.py) calls it with every wrong and correct answer of its entry.
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if key is not None and _is_catalogue(value):
+                    called.update(_dotted(key, alias))
     return called
+
+
+def _is_catalogue(value: ast.expr) -> bool:
+    return isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "Catalogue"
 
 
 def test_every_public_helper_is_called_by_some_test() -> None:
@@ -186,6 +198,8 @@ def test_the_call_finder_resolves_imports_and_ignores_mere_mentions(tmp_path: Pa
         "@pytest.mark.parametrize('f', [B.pretokenize])\n"
         "def test_y(f):\n"
         "    assert f('a')\n"
+        "from nlp_helpers.tfidf import exercises as ex\n"
+        "CATALOGUE = {ex.check_cosine: Catalogue(wrong=[]), ex.check_search: dict(wrong=[])}\n"
     )
     found = called_helpers(sample)
     assert {"nlp_helpers.tokenization.bpe.BPE", "nlp_helpers.tokenization.words.word_tokenize"} <= found
@@ -193,3 +207,5 @@ def test_the_call_finder_resolves_imports_and_ignores_mere_mentions(tmp_path: Pa
     assert "nlp_helpers.tokenization.words.stem" not in found
     assert "nlp_helpers.tokenization.bpe.merge_pair" not in found
     assert "nlp_helpers.tokenization.bpe.pretokenize" in found  # handed to the test by parametrize
+    assert "nlp_helpers.tfidf.exercises.check_cosine" in found  # a catalogue's key: catalogue_test calls it
+    assert "nlp_helpers.tfidf.exercises.check_search" not in found  # a key of some other dict
