@@ -91,6 +91,8 @@ NOTHING_TO_CHANGE = {
     "tagging.exercises.check_word_shape",
     "attention.exercises.check_causal_mask",
     "attention.exercises.check_positional_encoding",
+    "rnn.exercises.check_rnn_params",  # a cell name and two integers: nothing mutable
+    "sampling.exercises.check_sampling_by_hand",  # no argument: the probabilities are worked by hand
     "tfidf.exercises.check_weights_by_hand",  # weights_d2() takes no argument: the numbers are worked by hand
     "feedforward.exercises.check_backprop_by_hand",  # no argument: the gradients are worked by hand
     "feedforward.exercises.check_perplexity_by_hand",  # no argument: the perplexity is worked by hand
