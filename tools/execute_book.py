@@ -6,6 +6,12 @@ first, so the build that follows only renders. The notebooks run exactly as the 
 in their own folder, with the environment ``tools/book_ext.py`` gives the build's kernels.
 
     python tools/execute_book.py [NOTEBOOK ...]    # default: every notebook of _toc.yml
+    python tools/execute_book.py --from DIR [NOTEBOOK ...]
+
+With ``--from DIR`` nothing is executed: DIR holds the notebooks as CI's nbval run executed them
+(``tools/nbval_record.py`` wrote them there, at their paths under ``book/``), and each goes into the
+cache as it is. The build then renders the outputs of the run that tested them. A notebook missing
+from DIR, or whose code differs from the book's, is an error: the build would run it again unseen.
 
 A notebook that fails is run once more on its own: two kernels started at the same moment can pick
 the same port ("Address already in use", then "Kernel didn't respond"), which says nothing about the
@@ -19,8 +25,10 @@ import os
 import sys
 from pathlib import Path
 
+import nbformat
 import yaml
 from jupyter_cache import get_cache
+from jupyter_cache.base import CacheBundleIn
 from jupyter_cache.executors import load_executor
 
 from tools.toc_notebooks import toc_notebooks
@@ -36,7 +44,42 @@ BUILD_ENVIRONMENT = {"TQDM_DISABLE": "1", "NLP_BOOK_BUILD": "1"}
 INLINE_BACKEND = "module://matplotlib_inline.backend_inline"
 
 
+def _code(nb: nbformat.NotebookNode) -> list[str]:
+    return [cell.source for cell in nb.cells if cell.cell_type == "code"]
+
+
+def cache_recorded(notebooks: list[Path], record_dir: Path) -> int:
+    """Put the notebooks nbval executed (``record_dir``) into the build's cache; return an exit status."""
+    cache = get_cache(str(CACHE))
+    problems = []
+    for path in notebooks:
+        recorded = record_dir / path.relative_to(ROOT)
+        if not recorded.is_file():
+            problems.append(f"{path.relative_to(ROOT)}: no executed copy in {record_dir} (did its nbval run fail?)")
+            continue
+        executed = nbformat.read(str(recorded), as_version=4)
+        source = nbformat.read(str(path), as_version=4)
+        if _code(executed) != _code(source):
+            problems.append(f"{path.relative_to(ROOT)}: the executed copy's code differs from the book's")
+            continue
+        seconds = executed.metadata.pop("nbval_record", {}).get("execution_seconds")
+        bundle = CacheBundleIn(executed, str(path), data={"execution_seconds": seconds})
+        cache.cache_notebook_bundle(bundle, check_validity=False, overwrite=True)
+        cache.match_cache_notebook(source)  # KeyError here would mean the build executes it again
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    print(f"cached {len(notebooks) - len(problems)} executed notebook(s) from {record_dir}, {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["--from"]:
+        if len(argv) < 2:
+            print("usage: python -m tools.execute_book --from DIR [NOTEBOOK ...]", file=sys.stderr)
+            return 2
+        record_dir = Path(argv[1]).resolve()
+        notebooks = [Path(a).resolve() for a in argv[2:]] or [Path(p).resolve() for p in toc_notebooks()]
+        return cache_recorded(notebooks, record_dir)
     for key, value in BUILD_ENVIRONMENT.items():
         os.environ.setdefault(key, value)
     os.environ["MPLBACKEND"] = INLINE_BACKEND

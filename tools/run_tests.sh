@@ -2,20 +2,23 @@
 # Every test of the book, in the order a failure is cheapest to find:
 #   1. unit tests of nlp_helpers (reference parity, bad input, widgets' Python side, notebook hygiene),
 #      then the tests that train or sample again under configuration B (below)
-#   2. nbval from a Colab-style install: a wheel built from this tree installed (not editable, no
-#      extras) in a separate venv, every notebook of _toc.yml executed outside the repository in a
-#      fresh kernel, with NLP_EXERCISES_STRICT=1 so every exercise solution must pass its checker
-#   3. the book build with warnings as errors, from a clean _build, under configuration B
+#   2. every notebook executed once, by nbval from a Colab-style install: a wheel built from this tree
+#      installed (not editable, no extras) in a separate venv, every notebook of _toc.yml run outside the
+#      repository in a fresh kernel, with NLP_EXERCISES_STRICT=1 so every exercise solution must pass its
+#      checker. tools/nbval_record.py keeps each notebook's outputs and widget state as nbclient would.
+#   3. the book built with warnings as errors, from a clean _build, rendering the outputs step 2 recorded
+#      (tools/execute_book.py --from): the pages show the run that was tested, and no notebook runs twice
 #   4. browser tests: Debian Chromium opens every built page (offline, math, widgets, controls, quick
 #      checks answered), and the reader's-path checks of the built HTML (tests/browser/test_reader_path_html.py)
 # Steps 1-3 run in a network namespace with only loopback, so a hidden download fails the run.
 #
 # Two configurations, so that no claim about a trained, sampled or float32 result passes only on
 # one CPU's kernels and one set of random draws (readers run other CPUs and other torch builds):
-#   A  native ATen kernels (e.g. AVX-512), NLP_SEED_OFFSET=0           steps 1 and 2
-#   B  ATEN_CPU_CAPABILITY=default (plain C++ kernels), NLP_SEED_OFFSET=$B   step 1's training tests, step 3
+#   A  native ATen kernels (e.g. AVX-512), NLP_SEED_OFFSET=0           step 1 (the ones authors tune on)
+#   B  ATEN_CPU_CAPABILITY=default (plain C++ kernels), NLP_SEED_OFFSET=$B   step 1's training tests, steps 2-3
 # B's offset changes with the day (1-9) unless NLP_CI_SEED_OFFSET is set, so no offset is the one the
-# book was tuned on. `make robust` runs every chapter under more offsets and kernel paths.
+# book was tuned on, and every notebook's claims are checked away from it. `make robust` runs every
+# chapter under more offsets and kernel paths.
 # Called by `make test` after the install steps; run from the repository root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -68,22 +71,26 @@ offline "${B_ENV[@]}" "$BIN/python" -m pytest tests -m "trains and not browser" 
 echo "reader's path (CONTRIBUTING.md, Section pages): one line per page; allowlisted pages' failures are reported, not raised"
 "$BIN/python" -m tools.reader_path --summary
 
-step "2/4 nbval from a Colab-style install (offline, A, exercises strict)"
+step "2/4 every notebook executed once: nbval from a Colab-style install (offline, B, exercises strict)"
 COLAB="$(bash tools/colab_venv.sh)"
 RUN_DIR="$(mktemp -d)"
 trap 'rm -rf "$RUN_DIR"' EXIT
 # Each page keeps its place under book/ (section pages of two chapters may share a file name).
 for nb in "${NOTEBOOKS[@]}"; do mkdir -p "$RUN_DIR/$(dirname "$nb")" && cp "$nb" "$RUN_DIR/$nb"; done
-( cd "$RUN_DIR" && NLP_EXERCISES_STRICT=1 offline "${A_ENV[@]}" "$COLAB/bin/python" -m pytest --nbval-lax \
+# The kernels get what the build's kernels get (tools/book_ext.py): no progress bars, checkers that show
+# the reader what to do, and the inline backend (MPLBACKEND=Agg, exported above, would draw no figure).
+cp tools/nbval_record.py "$RUN_DIR/conftest.py"
+RECORD="$RUN_DIR/executed"
+( cd "$RUN_DIR" && NLP_EXERCISES_STRICT=1 NBVAL_RECORD_DIR="$RECORD" TQDM_DISABLE=1 NLP_BOOK_BUILD=1 \
+    MPLBACKEND=module://matplotlib_inline.backend_inline \
+    offline "${B_ENV[@]}" "$COLAB/bin/python" -m pytest --nbval-lax \
     -n "$JOBS" --dist loadfile -q -p no:cacheprovider --rootdir "$RUN_DIR" "${NOTEBOOKS[@]}" )
 
-step "3/4 build the book with warnings as errors (offline, B)"
+step "3/4 build the book with warnings as errors (offline), from the notebooks step 2 executed"
 rm -rf _build
-# The chapters run in parallel into the build's execution cache first (one process per core);
-# the build then finds every notebook executed and renders it.
-# MPLBACKEND=Agg (exported above for the tests) would keep every figure off the pages: the build's
-# kernels use the inline backend (tools/execute_book.py sets it too).
-offline "${B_ENV[@]}" MPLBACKEND=module://matplotlib_inline.backend_inline "$BIN/python" -m tools.execute_book
+# Step 2's executed notebooks go into the build's execution cache; the build finds every notebook
+# there and only renders it. (`python -m tools.execute_book` without --from executes them instead.)
+"$BIN/python" -m tools.execute_book --from "$RECORD"
 offline "${B_ENV[@]}" MPLBACKEND=module://matplotlib_inline.backend_inline "$BIN/jupyter-book" build . -W -n --keep-going
 
 step "4/4 browser tests (Debian Chromium via Playwright)"

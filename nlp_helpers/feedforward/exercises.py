@@ -14,6 +14,7 @@ import numpy as np
 import torch
 
 from nlp_helpers.exercises.checker import Checker, CheckResult, InPlace
+from nlp_helpers.exercises.numbers import NumberAnswer, check_number_answer
 from nlp_helpers.feedforward.normalisation import dropout
 
 __all__ = [
@@ -218,33 +219,20 @@ _BY_HAND_MISTAKES = [
 
 def check_backprop_by_hand(backprop_by_hand: Callable) -> CheckResult:
     """``backprop_by_hand()``: dict with the three gradients ``"w1"``, ``"b1"``, ``"w2"`` as numbers."""
-    with Checker("Backpropagation by hand") as ex:
-        got = ex.call(backprop_by_hand)
-        want = _by_hand_grads()
-        ex.expect(
-            isinstance(got, dict),
-            f"backprop_by_hand() should return a dict with keys 'w1', 'b1', 'w2', got {type(got).__name__}.",
-        )
-        ex.expect(
-            set(got) == set(want),
-            f"the keys should be exactly {sorted(want)}, got {sorted(map(str, got))}.",
-        )
-        try:
-            values = {k: float(got[k]) for k in want}
-        except (TypeError, ValueError):
-            ex.fail("every gradient should be a number (a float or an int).")
-        wrong = [k for k in want if not np.isclose(values[k], want[k], rtol=1e-3, atol=1e-6)]
-        for kwargs, hint in _BY_HAND_MISTAKES if wrong else []:
-            other = _by_hand_grads(**kwargs)
-            if all(np.isclose(values[k], other[k], rtol=1e-3, atol=1e-6) for k in want):
-                ex.fail(hint)
-        ex.expect(
-            not wrong,
-            f"dL/d{wrong[0]} should not be {values[wrong[0]]:g}: run the forward pass first (a, h, y_hat, L), "
+    want = _by_hand_grads()
+    answer = NumberAnswer(
+        want=want,
+        returns="backprop_by_hand() should return a dict with keys 'w1', 'b1', 'w2'",
+        keys=f"the keys should be exactly {sorted(want)}",
+        number="every gradient should be a number (a float or an int).",
+        mistakes=[(_by_hand_grads(**kwargs), hint) for kwargs, hint in _BY_HAND_MISTAKES],
+        wrong=lambda key, got, _: (
+            f"dL/d{key} should not be {got:g}: run the forward pass first (a, h, y_hat, L), "
             "then go back one node at a time, multiplying by each local derivative."
-            if wrong
-            else "",
-        )
+        ),
+    )
+    with Checker("Backpropagation by hand") as ex:
+        check_number_answer(ex, ex.call(backprop_by_hand), answer)
     return ex.result
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 import numpy as np
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
+from nlp_helpers.exercises.numbers import NumberAnswer, check_number_answer
 from nlp_helpers.tfidf.bag_of_words import one_hot
 from nlp_helpers.tfidf.cooccurrence import cooccurrence_matrix, pmi
 from nlp_helpers.tfidf.evaluation import mean_precision_at_k
@@ -303,31 +304,21 @@ BY_HAND_MISTAKES = [
 
 def check_weights_by_hand(weights_d2: Callable) -> CheckResult:
     """``weights_d2()``: dict term -> TF-IDF of d2's terms (raw TF, log10 IDF, no normalisation)."""
+    want = _by_hand()
+    answer = NumberAnswer(
+        want=want,
+        returns="weights_d2() should return a dict term -> weight",
+        keys=f"the keys should be exactly the terms of d2, {sorted(want)}",
+        number="every weight should be a number (a float).",
+        mistakes=[(_by_hand(**kwargs), hint) for kwargs, hint in BY_HAND_MISTAKES],
+        wrong=lambda term, got, right: (
+            f"the weight of {term!r} should be {right:.4f}, got {got:.4f}: count the term in d2, count the "
+            "documents that contain it (df), then count × log10(3 / df)."
+        ),
+        atol=1e-4,
+    )
     with Checker("TF-IDF by hand") as ex:
-        got = ex.call(weights_d2)
-        want = _by_hand()
-        ex.expect(isinstance(got, dict), f"weights_d2() should return a dict term -> weight, got {type(got).__name__}.")
-        keys = set(got)
-        ex.expect(
-            keys == set(want),
-            f"the keys should be exactly the terms of d2, {sorted(want)}; got {sorted(map(str, keys))}.",
-        )
-        try:
-            values = {t: float(got[t]) for t in want}
-        except (TypeError, ValueError):
-            ex.fail("every weight should be a number (a float).")
-        wrong = [t for t in want if not math.isclose(values[t], want[t], rel_tol=1e-3, abs_tol=1e-4)]
-        for kwargs, hint in BY_HAND_MISTAKES if wrong else []:
-            other = _by_hand(**kwargs)
-            if all(math.isclose(values[t], other[t], rel_tol=1e-3, abs_tol=1e-4) for t in want):
-                ex.fail(hint)
-        ex.expect(
-            not wrong,
-            f"the weight of {wrong[0]!r} should be {want[wrong[0]]:.4f}, got {values[wrong[0]]:.4f}: "
-            "count the term in d2, count the documents that contain it (df), then count × log10(3 / df)."
-            if wrong
-            else "",
-        )
+        check_number_answer(ex, ex.call(weights_d2), answer)
     return ex.result
 
 
