@@ -70,8 +70,12 @@ def wikipedia_sentences(split: str = "train", *, min_words: int = 8, max_words: 
         raise ValueError(f"split must be 'train' or 'test', got {split!r}")
     min_words = check_int("min_words", min_words, minimum=1)
     max_words = check_int("max_words", max_words, minimum=min_words)
-    articles = wikipedia_articles()
-    chosen = articles[:-HELD_OUT_ARTICLES] if split == "train" else articles[-HELD_OUT_ARTICLES:]
+    if split == "train":
+        chosen = wikipedia_articles()[:-HELD_OUT_ARTICLES]
+    else:  # the same articles, cleaning only the last ones unless the whole dump is already in memory
+        chosen = (
+            wikipedia_articles()[-HELD_OUT_ARTICLES:] if wikipedia_articles.cache_info().currsize else _last_articles()
+        )
     out = []
     for _title, text in chosen:
         text = re.sub(r"'{2,}", "", text)
@@ -81,6 +85,29 @@ def wikipedia_sentences(split: str = "train", *, min_words: int = 8, max_words: 
             if min_words <= len(s.split()) <= max_words and s[0].isupper() and not re.search(r"[|={}\[\]]", s):
                 out.append(s)
     return out
+
+
+def _last_articles() -> list[tuple[str, str]]:
+    """``wikipedia_articles()[-HELD_OUT_ARTICLES:]`` without cleaning the whole dump: markup is removed
+    from the end backwards until enough articles pass the length rule (the cleaning is most of the cost)."""
+    import bz2
+
+    from gensim.corpora.wikicorpus import extract_pages, filter_wiki
+
+    from nlp_helpers.data.corpora import WIKIPEDIA_DUMP, gensim_data_path
+
+    with bz2.open(gensim_data_path(WIKIPEDIA_DUMP), "rb") as fh:
+        pages = [(title, text) for title, text, _ in extract_pages(fh, filter_namespaces=("0",))]
+    chosen: list[tuple[str, str]] = []
+    for title, text in reversed(pages):
+        if text.lstrip().lower().startswith("#redirect"):
+            continue
+        plain = re.sub(r"\n{3,}", "\n\n", filter_wiki(text)).strip()
+        if len(plain) > 500:  # the rule of wikipedia_articles
+            chosen.append((title, plain))
+            if len(chosen) == HELD_OUT_ARTICLES:
+                break
+    return chosen[::-1]
 
 
 def trained_parameter_names(model: Any) -> list[str]:

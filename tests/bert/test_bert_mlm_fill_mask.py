@@ -184,3 +184,15 @@ def test_bad_inputs_name_the_argument(loaded, tmp_path):
     np.savez(tmp_path / "bad.npz", unigram_ids=np.array([1]), unigram_counts=np.array([1]), nonsense=np.zeros(1))
     with pytest.raises(ValueError, match="delta"):
         fill_mask.load_fill_mask(tmp_path / "bad.npz")
+
+
+def test_held_out_sentences_need_not_clean_the_whole_dump():
+    """The shortcut for the test split gives exactly the sentences of the last articles of the full parse."""
+    from nlp_helpers.bert import fill_mask
+    from nlp_helpers.data.corpora import wikipedia_articles
+
+    wikipedia_articles.cache_clear()
+    fast = fill_mask.wikipedia_sentences("test")
+    assert wikipedia_articles.cache_info().currsize == 0  # the whole dump was not parsed
+    wikipedia_articles()  # now the full parse is cached, and the split is cut from it
+    assert fast == fill_mask.wikipedia_sentences("test") and len(fast) > 100
