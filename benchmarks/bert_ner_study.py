@@ -13,7 +13,7 @@ sentences is most of the work; each seed then takes seconds. A page has 45 s, so
 sentences); it costs a few minutes of CPU per seed, so it runs only when named:
 ``python -m benchmarks.bert_ner_study 5 cache.pt tuned``.
 
-It writes ``nlp_helpers/bert/ner_study.json``, which the chapter reads with
+It writes ``nlp_helpers/data/files/bert_ner_study.json``, which the chapter reads with
 :func:`nlp_helpers.bert.token_labels.ner_study`.
 
 Run: ``python -m benchmarks.bert_ner_study [n_seeds] [cache file] [tuned]`` (the cache keeps the

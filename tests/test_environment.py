@@ -4,6 +4,7 @@ matches what `make install` and CI get (pyproject.toml, constraints.txt, require
 from __future__ import annotations
 
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -90,3 +91,17 @@ def test_the_book_toolchain_is_pinned():
     pins = {Requirement(r).name.lower(): Requirement(r) for r in PYPROJECT["project"]["optional-dependencies"]["book"]}
     for name in ("sphinx", "sphinx-book-theme", "pydata-sphinx-theme", "jupyter-book", "myst-nb"):
         assert str(pins[name].specifier).startswith("=="), f"{name} must be pinned exactly, got {pins[name]}"
+
+
+def test_every_data_file_of_the_package_goes_into_the_wheel():
+    """A stored study or data file the wheel leaves out works here and fails on Colab (step 2 of CI)."""
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["nlp_helpers"]
+    package = ROOT / "nlp_helpers"
+    tracked = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard", "nlp_helpers"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.split()
+    data = [Path(f).relative_to("nlp_helpers").as_posix() for f in tracked if not f.endswith((".py", ".pyc"))]
+    # setuptools' globs: "*" stays inside one folder
+    patterns = [re.compile(re.escape(g).replace(r"\*", "[^/]*") + "$") for g in globs]
+    left_out = [f for f in data if not any(p.match(f) for p in patterns)]
+    assert data and not left_out, f"not in [tool.setuptools.package-data] of pyproject.toml: {left_out}"

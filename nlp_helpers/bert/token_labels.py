@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 IGNORE_INDEX = -100
-STUDY_FILE = Path(__file__).with_name("ner_study.json")  # benchmarks/bert_ner_study.py
+STUDY_FILE = Path(__file__).parents[1] / "data" / "files" / "bert_ner_study.json"  # benchmarks/bert_ner_study.py
 
 
 def _check_word_ids(word_ids) -> list[int | None]:
