@@ -45,7 +45,7 @@ def measure(wv: WordVectors, seed_value: int) -> list[dict]:
     proj = projections(wv, OCCUPATIONS, g)
     rows = [{"seed": seed_value, "measure": "projection", "word": w, "value": v} for w, v in proj.items()]
     rows.append(
-        {"seed": seed_value, "measure": "vocabulary sd", "word": "", "value": projections(wv, wv.words, g).std()}
+        {"seed": seed_value, "measure": "vocabulary sd", "word": "", "value": projections(wv, wv.words, g).std(ddof=0)}
     )
     test = weat(wv, *WEAT_8)
     rows += [
