@@ -5,7 +5,7 @@ At the chapter's setting (``benchmarks/seed_study_word2vec.py``: 50 dimensions, 
 seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``) and records, for each seed,
 
 * the projection of every occupation word of ``OCCUPATIONS`` on the gender direction built from
-  ``GENDER_PAIRS`` (Bolukbasi et al. 2016), and the sd of the projections of all vocabulary words,
+  ``GENDER_PAIRS`` (Bolukbasi et al. 2016), and the mean and sd of the projections of all vocabulary words,
 * the WEAT effect size and permutation p-value of Caliskan et al. (2017)'s test 8 (science versus
   arts words, male versus female terms).
 
@@ -40,13 +40,13 @@ SETTINGS = dict(dim=50, window=5, negative=5, min_count=5, subsample=1e-3, epoch
 
 
 def measure(wv: WordVectors, seed_value: int) -> list[dict]:
-    """The rows of one model: one per occupation (its projection), the vocabulary sd, and the WEAT."""
+    """The rows of one model: one per occupation (its projection), the vocabulary mean and sd, and the WEAT."""
     g, _ = bias_direction(wv, GENDER_PAIRS)
     proj = projections(wv, OCCUPATIONS, g)
     rows = [{"seed": seed_value, "measure": "projection", "word": w, "value": v} for w, v in proj.items()]
-    rows.append(
-        {"seed": seed_value, "measure": "vocabulary sd", "word": "", "value": projections(wv, wv.words, g).std(ddof=0)}
-    )
+    every_word = projections(wv, wv.words, g)
+    for name, value in [("vocabulary mean", every_word.mean()), ("vocabulary sd", every_word.std(ddof=0))]:
+        rows.append({"seed": seed_value, "measure": name, "word": "", "value": value})
     test = weat(wv, *WEAT_8)
     rows += [
         {"seed": seed_value, "measure": f"weat8 {k}", "word": "", "value": test[k]} for k in ("effect_size", "p_value")
