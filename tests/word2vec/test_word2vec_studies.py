@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 
 from nlp_helpers.word2vec.bias import BIAS_STUDY_FILE, OCCUPATIONS
-from nlp_helpers.word2vec.evaluation import SEED_STUDY_FILE
+from nlp_helpers.word2vec.evaluation import HYPER_STUDY_FILE, SEED_STUDY_FILE
 
 GAP_STUDY_FILE = SEED_STUDY_FILE.with_name("word2vec_gap_study.csv")
 
@@ -17,6 +17,15 @@ def test_gap_study_has_five_seeds_per_configuration():
     assert ("gensim", "no subsampling") in counts.index
     assert counts.min() >= 5, counts[counts < 5]
     assert gap[["wordsim353", "simlex999"]].abs().le(1).all().all()
+
+
+def test_hyper_study_has_five_seeds_per_setting():
+    hyper = pd.read_csv(HYPER_STUDY_FILE)
+    assert list(hyper.columns) == ["negative", "dim", "seed", "wordsim353", "simlex999", "analogy", "seconds"]
+    counts = hyper.groupby(["negative", "dim"]).seed.nunique()
+    assert len(counts) >= 2 and counts.min() >= 5, counts
+    assert not hyper.duplicated(["negative", "dim", "seed"]).any()
+    assert hyper.wordsim353.between(-1, 1).all() and hyper.analogy.between(0, 1).all()
 
 
 def test_bias_study_has_five_seeds_of_every_measure():
