@@ -21,10 +21,12 @@ from scipy import stats
 
 from nlp_helpers._checks import check_array, check_choice, check_int, check_text
 
-__all__ = ["WordVectors", "read_analogies", "seed_study", "SEED_STUDY_FILE"]
+__all__ = ["WordVectors", "read_analogies", "seed_study", "SEED_STUDY_FILE", "HYPER_STUDY_FILE"]
 
 # Written by benchmarks/seed_study_word2vec.py: the chapter's models trained with several seeds.
 SEED_STUDY_FILE = Path(__file__).parents[1] / "data" / "files" / "word2vec_seed_study.csv"
+# Written by benchmarks/word2vec_hyper_study.py: our skip-gram with k negatives and d dimensions, several seeds.
+HYPER_STUDY_FILE = SEED_STUDY_FILE.with_name("word2vec_hyper_study.csv")
 
 
 class WordVectors:
