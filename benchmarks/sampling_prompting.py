@@ -1,7 +1,7 @@
 """Zero- versus few-shot prompting of SmolLM2-135M-Instruct on the sentence polarity data.
 
 Every item of a fixed, balanced sample of the polarity test split
-(:func:`nlp_helpers.sampling.prompting.polarity_test_sample`, 40 per label) is classified by comparing
+(:func:`nlp_helpers.sampling.prompting.polarity_test_sample`, 30 per label) is classified by comparing
 the log-probabilities of the label words' first tokens after a chat prompt
 (:func:`nlp_helpers.sampling.prompting.classify`), with k = 0, 1, 2 and 4 demonstrations drawn from the
 training split (balanced labels, shuffled) for seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``); k = 0 has no
@@ -10,11 +10,11 @@ of "positive" answers, the mean prompt length in tokens, the seconds it took and
 log p(positive) - log p(negative). For comparison: the majority baseline and the classification
 chapter's logistic regression (word presence, L2 chosen by cross-validation) on the same items.
 
-It writes ``nlp_helpers/sampling/prompting_study.json`` after every seed, which the chapter reads with
+It writes ``nlp_helpers/sampling/prompting_study.json`` after every run, which the chapter reads with
 :func:`nlp_helpers.sampling.prompting.prompting_study`.
 
 Run: ``python -m benchmarks.sampling_prompting [n_seeds] [processes]`` (about 10 minutes of CPU per seed;
-the seeds run in ``processes`` parallel processes, default 2).
+the runs share ``processes`` parallel processes, default 3).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from nlp_helpers.sampling.prompting import STUDY_FILE, classify, draw_demonstrat
 from nlp_helpers.seeds import rng, seed
 
 KS = (1, 2, 4)
-N_PER_LABEL = 40
+N_PER_LABEL = 30
 
 
 def _run(model, tokenizer, sample: pd.DataFrame, demos: list, k: int, n: int | None) -> dict:
@@ -58,18 +58,14 @@ def _run(model, tokenizer, sample: pd.DataFrame, demos: list, k: int, n: int | N
 _STATE: dict = {}  # the model and data, loaded once before the worker processes fork
 
 
-def _task(n: int | None) -> list[dict]:
+def _task(job: tuple[int, int | None]) -> dict:
+    k, n = job
     model, tokenizer, sample, train = (_STATE[key] for key in ("model", "tokenizer", "sample", "train"))
-    if n is None:
-        return [_run(model, tokenizer, sample, [], 0, None)]
-    runs = []
-    for k in KS:
-        demos = draw_demonstrations(list(train["text"]), train["label"].to_numpy(), k, rng(n))
-        runs.append(_run(model, tokenizer, sample, demos, k, n))
-    return runs
+    demos = [] if n is None else draw_demonstrations(list(train["text"]), train["label"].to_numpy(), k, rng(n))
+    return _run(model, tokenizer, sample, demos, k, n)
 
 
-def main(n_seeds: int = 5, processes: int = 2) -> None:
+def main(n_seeds: int = 5, processes: int = 3) -> None:
     model, tokenizer = load_smollm2()
     sample = polarity_test_sample(N_PER_LABEL)
     train = polarity_split()["train"]
@@ -88,10 +84,10 @@ def main(n_seeds: int = 5, processes: int = 2) -> None:
     runs: list[dict] = []
     about = __doc__.split("\n\n")[0]
     with multiprocessing.get_context("fork").Pool(processes) as pool:
-        for done in pool.imap_unordered(_task, [None, *range(n_seeds)]):
-            runs += done
-            for run in done:
-                print({key: v for key, v in run.items() if key != "margins"}, flush=True)
+        jobs = [(k, n) for k in reversed(KS) for n in range(n_seeds)] + [(0, None)]  # longest first
+        for run in pool.imap_unordered(_task, jobs):
+            runs.append(run)
+            print({key: v for key, v in run.items() if key != "margins"}, flush=True)
             runs.sort(key=lambda r: (r["k"], -1 if r["seed"] is None else r["seed"]))
             STUDY_FILE.write_text(json.dumps({"about": about, "setup": setup, "runs": runs}, indent=1) + "\n")
     df = pd.DataFrame(runs).drop(columns="margins")
