@@ -13,7 +13,7 @@ chapter's logistic regression (word presence, L2 chosen by cross-validation) on 
 It writes ``nlp_helpers/sampling/prompting_study.json`` after every run, which the chapter reads with
 :func:`nlp_helpers.sampling.prompting.prompting_study`.
 
-Run: ``python -m benchmarks.sampling_prompting [n_seeds] [processes]`` (about 10 minutes of CPU per seed;
+Run: ``python -m benchmarks.sampling_prompting [n_seeds] [processes]`` (about 10 minutes of CPU in all;
 the runs share ``processes`` parallel processes, default 3).
 """
 
