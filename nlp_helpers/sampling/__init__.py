@@ -7,6 +7,7 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``beam``: beam search, step for step as ``transformers``' ``generate(num_beams=k)``.
 * the character-level decoder-only transformer (TinyGPT) lives in ``nlp_helpers.attention.gpt``.
 * ``llm``: SmolLM2-135M-Instruct, offline, and helpers around its language-model head.
+* ``prompting``: any task as next-token prediction: chat prompts with demonstrations, label-word scores.
 * ``exercises``: the checkers of the chapter's exercises.
 * ``penalties``: frequency and presence penalties (the decoding page, ``book/sampling/decoding.ipynb``).
 * ``speculative``: speculative decoding: the greedy loop, the accept/reject rule, an early-exit draft, the expected speed-up.
