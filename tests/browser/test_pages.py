@@ -75,9 +75,9 @@ COLOUR_RULES = ["color-contrast", "link-in-text-block"]
 WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 # The colour rules judge text nodes. Inside a MathJax container the only text nodes are its assistive
 # MathML, drawn off-screen (clipped to 1 px) for screen readers; the visible glyphs are CSS ``content``,
-# which axe cannot see. So the colour rules skip the containers: they found nothing there to judge, and
-# judging a page's thousands of hidden MathML nodes was a third of a page's axe time. The typeset
-# equations' colour is their paragraph's, which the rules judge.
+# which axe cannot see. So the colour rules skip the containers: there is nothing visible there for them
+# to judge, only a page's hundreds of hidden MathML nodes to walk. The typeset equations' colour is their
+# paragraph's, which the rules judge.
 AXE_JS = """async ([options, exclude]) => {
     const context = exclude.length ? {exclude: exclude.map((s) => [s])} : document;
     const r = await axe.run(context, {...options, resultTypes: ['violations']});
