@@ -27,19 +27,21 @@ LOCAL_HOSTS = {"127.0.0.1", "localhost", "[::1]", "::1"}
 pytestmark = pytest.mark.browser
 
 
-# A test that changes the page it is given (answers its quick checks, opens a solution) runs after the
-# tests that only read the same page, so they all share one load (see `book_page`).
+# A test that changes the page it is given (answers its quick checks, opens a solution, opens the menu)
+# runs after the tests that only read the same load, so they all share one load (see `book_page`).
 CHANGES_PAGE = {
     "test_quick_checks_on_the_book_pages",
-    "test_exercises_are_numbered_per_chapter_and_solutions_open_from_their_title",
+    "test_solutions_open_from_their_title",
+    "test_the_phone_menu_opens_the_chapter_list_and_the_page_contents",
 }
 
 
 def _page_key(item: pytest.Item) -> tuple:
+    # page, then load (width), then readers before changers, then colour scheme (light before dark)
     params = getattr(getattr(item, "callspec", None), "params", {})
     rel = params.get("rel") or ""
-    config = (params.get("scheme", "light"), params.get("width", 1280))
-    return (rel, item.originalname in CHANGES_PAGE, config)
+    scheme = params.get("scheme", "light")
+    return (rel, params.get("width", 1280), item.originalname in CHANGES_PAGE, scheme != "light")
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -47,7 +49,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # This hook sees every collected test of the session, so it changes only the ones in this folder.
     # Each browser test of a page is marked with the page's group and the tests are ordered page by page,
     # configuration by configuration: with `pytest -n 2 --dist loadgroup` one worker runs all the checks
-    # of a page one after another on the same loaded page (one load per page, colour scheme and width).
+    # of a page one after another on the same loaded page (one load per page and width; see `book_page`).
     here = Path(__file__).parent
     ours = [item for item in items if here in Path(item.fspath).parents]
     others = [item for item in items if here not in Path(item.fspath).parents]
@@ -173,30 +175,52 @@ def open_page(browser, book_url):
 
 @pytest.fixture(scope="session")
 def _loaded_pages():
-    pages: dict[tuple[str, str, int], tuple] = {}
+    pages: dict[tuple[str, int], tuple] = {}
     yield pages
-    for context, _page, _log in pages.values():
+    for context, *_rest in pages.values():
         context.close()
+
+
+def set_color_scheme(page, scheme: str) -> None:
+    """Switch a loaded page to ``scheme`` as a reader's system setting does: the CSS media feature
+    ``prefers-color-scheme`` changes, and the theme (its mode "auto") follows it."""
+    page.emulate_media(color_scheme=scheme)
+    page.evaluate(
+        "(s) => { document.documentElement.dataset.mode = s; document.documentElement.dataset.theme = s; }", scheme
+    )
+    page.wait_for_function(
+        "(s) => matchMedia(`(prefers-color-scheme: ${s})`).matches && document.documentElement.dataset.theme === s",
+        arg=scheme,
+    )
 
 
 @pytest.fixture
 def book_page(browser, book_url, _loaded_pages):
     """``book_page(rel, color_scheme=..., width=...)`` -> (page, log), loaded once and shared.
 
-    Every check of a built page that only reads it gets the same loaded page (one load per page, colour
-    scheme and width), instead of loading the page again for each check; the tests are ordered page by
-    page (``pytest_collection_modifyitems`` above), so only the current page's loads are kept open.
-    A test that changes the page (answers a question, opens a solution) is listed in ``CHANGES_PAGE``
-    and runs after the readers of the same load.
+    Every check of a built page that only reads it gets the same loaded page (one load per page and width:
+    1280 px, and 390 px as a phone with touch), instead of loading the page again for each check; the tests
+    are ordered page by page (``pytest_collection_modifyitems`` above), so only the current page's loads are
+    kept open. A test that changes the page (answers a question, opens a solution) is listed in
+    ``CHANGES_PAGE`` and runs after the readers of the same load.
+
+    Dark mode is the same load switched to dark (``set_color_scheme``), not a second load: the book's and
+    the widgets' styles follow ``prefers-color-scheme`` and the theme's ``data-theme`` live, so the page
+    shows what a fresh dark load shows. (Loading the page was half of a page's browser time; a page's
+    script errors, requests and rendering are checked on its light loads. A fresh dark load at 390 px
+    is still made by the quick-check test of its own page, ``test_quick_check.py``.)
     """
 
     def _get(rel: str, *, color_scheme: str = "light", width: int = 1280):
-        key = (rel, color_scheme, width)
+        key = (rel, width)
         if key not in _loaded_pages:
             for old in [k for k in _loaded_pages if k[0] != rel]:
                 _loaded_pages.pop(old)[0].close()
-            _loaded_pages[key] = _load(browser, f"{book_url}/{rel}", color_scheme=color_scheme, width=width)
-        _context, page, log = _loaded_pages[key]
+            _loaded_pages[key] = (*_load(browser, f"{book_url}/{rel}", color_scheme="light", width=width), "light")
+        context, page, log, scheme = _loaded_pages[key]
+        if scheme != color_scheme:
+            set_color_scheme(page, color_scheme)
+            _loaded_pages[key] = (context, page, log, color_scheme)
         return page, log
 
     return _get

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-import yaml
 
 from .conftest import ROOT, built_pages, widget_view_count
 
@@ -32,14 +31,6 @@ def test_page_is_offline_and_renders(book_page, rel):
     assert log.page_errors == [], f"uncaught errors on {rel}: {log.page_errors}"
     assert log.console_errors == [], f"console errors on {rel}: {log.console_errors}"
     assert log.dialogs == [], f"{rel} opened a dialog (script injection?): {log.dialogs}"
-
-    # The build ran the exercise checkers on the hidden solutions: the page must not show their
-    # verdict as if the reader had solved the exercise, nor training progress bars frozen mid-run.
-    text = page.locator("article.bd-article").inner_text() if page.locator("article.bd-article").count() else ""
-    assert "✅ Correct" not in text, f"{rel} shows a checker's verdict on the hidden solution"
-    state = page.evaluate("""() => [...document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')]
-        .map(s => s.textContent).join('')""")
-    assert "ProgressModel" not in state, f"{rel} embeds a progress bar widget (tqdm ran during the build)"
 
     # Math: every math node on the page was typeset by the local MathJax.
     n_math = page.locator("div.math, span.math").count()
@@ -80,52 +71,61 @@ def test_page_is_offline_and_renders(book_page, rel):
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 # The WCAG 2.1 A/AA rules of axe-core that depend on colours.
-DARK_RULES = ["color-contrast", "link-in-text-block"]
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+# The colour rules judge text nodes. Inside a MathJax container the only text nodes are its assistive
+# MathML, drawn off-screen (clipped to 1 px) for screen readers; the visible glyphs are CSS ``content``,
+# which axe cannot see. So the colour rules skip the containers: there is nothing visible there for them
+# to judge, only a page's hundreds of hidden MathML nodes to walk. The typeset equations' colour is their
+# paragraph's, which the rules judge.
+AXE_JS = """async ([options, exclude]) => {
+    const context = exclude.length ? {exclude: exclude.map((s) => [s])} : document;
+    const r = await axe.run(context, {...options, resultTypes: ['violations']});
+    return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 160))}));
+}"""
+
+
+def run_axe(page, *, colour_rules_only: bool) -> list[dict]:
+    """axe-core's serious or critical violations on ``page``: the WCAG 2.1 A/AA rules, or only its colour rules."""
+    assert AXE.exists(), "axe-core is missing: run `make assets` (npm ci)"
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    colour = page.evaluate(AXE_JS, [{"runOnly": {"type": "rule", "values": COLOUR_RULES}}, ["mjx-container"]])
+    other = []
+    if not colour_rules_only:  # every other WCAG rule, on the whole page
+        options = {
+            "runOnly": {"type": "tag", "values": WCAG_TAGS},
+            "rules": {r: {"enabled": False} for r in COLOUR_RULES},
+        }
+        other = page.evaluate(AXE_JS, [options, []])
+    return [v for v in colour + other if v["impact"] in ("serious", "critical")]
 
 
 @pytest.mark.parametrize("rel", built_pages())
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_page_has_no_serious_accessibility_violations(book_page, rel, scheme):
-    """axe-core (from the npm registry, run in the page) finds no serious or critical WCAG violation."""
-    assert AXE.exists(), "axe-core is missing: run `make assets` (npm ci)"
+    """axe-core (from the npm registry, run in the page) finds no serious or critical WCAG violation.
+
+    Dark mode changes only colours: the light run checks every WCAG rule, the dark run the colour rules
+    (on the same load, switched to dark: see ``book_page``)."""
     page, _log = book_page(rel, color_scheme=scheme)
-    page.evaluate(
-        f"document.documentElement.dataset.mode = '{scheme}'; document.documentElement.dataset.theme = '{scheme}'"
-    )
-    page.add_script_tag(path=str(AXE))
-    # Dark mode changes only colours: the light run checks every WCAG rule, the dark run the colour rules.
-    run_only = (
-        {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]}
-        if scheme == "light"
-        else {"type": "rule", "values": DARK_RULES}
-    )
-    result = page.evaluate(
-        """async (runOnly) => {
-            const r = await axe.run(document, {runOnly, resultTypes: ['violations']});
-            return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-                nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 160))}));
-        }""",
-        run_only,
-    )
-    bad = [v for v in result if v["impact"] in ("serious", "critical")]
+    bad = run_axe(page, colour_rules_only=scheme == "dark")
     assert not bad, f"{rel} ({scheme}): " + "\n".join(
         f"{v['id']} ({v['impact']}): {v['help']} {v['nodes']}" for v in bad
     )
 
 
-@pytest.mark.parametrize("rel", [p for p in built_pages() if (ROOT / p.replace(".html", ".ipynb")).exists()])
-def test_exercises_are_numbered_per_chapter_and_solutions_open_from_their_title(book_page, rel):
+# How a solution opens is the theme's dropdown, the same on every page (the exercise numbers and that
+# every exercise has a solution are checked on every page in test_built_html.py): a chapter page and a
+# section page are enough to prove the click.
+SOLUTION_PAGES = ["book/tokenization/bpe.html", "book/attention/self_attention.html"]
+
+
+@pytest.mark.parametrize("rel", SOLUTION_PAGES)
+def test_solutions_open_from_their_title(book_page, rel):
     page, _log = book_page(rel)
-    numbers = page.locator(".exercise .caption-number").all_inner_texts()
-    if not numbers and rel.removesuffix(".html").count("/") >= 2:
-        pytest.skip("a section page without exercises (its chapter's other pages have them)")
-    assert numbers, f"{rel} has no numbered exercise"
-    chapter, first = numbers[0].split()[1].split(".")
-    # A chapter's numbers start at 1; its section pages (``sections:`` in _toc.yml) continue its numbering.
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    sections = {s["file"] for part in toc["parts"] for c in part["chapters"] for s in c.get("sections", [])}
-    start = int(first) if rel.removesuffix(".html") in sections else 1
-    assert [n.split()[1] for n in numbers] == [f"{chapter}.{i}" for i in range(start, start + len(numbers))], numbers
+    assert page.locator(".exercise .caption-number").count(), f"{rel} has no numbered exercise"
     # Clicking the middle of a solution's title (where its link back to the exercise is) opens it.
     title = page.locator(".solution.dropdown > .admonition-title").first
     content = page.locator(".solution.dropdown").first.locator("section, .cell").first
@@ -133,18 +133,6 @@ def test_exercises_are_numbered_per_chapter_and_solutions_open_from_their_title(
     title.click()
     page.wait_for_timeout(300)
     assert content.is_visible() and page.url.endswith(rel), "the solution did not open (or the page navigated)"
-
-
-@pytest.mark.parametrize("rel", [p for p in built_pages() if (ROOT / p.replace(".html", ".ipynb")).exists()])
-def test_chapter_has_launch_buttons(rel):
-    """Every chapter can be opened in Binder, on a JupyterHub (nbgitpuller) and in Colab."""
-    html = (ROOT / "_build" / "html" / rel).read_text(encoding="utf-8")
-    notebook = rel.replace(".html", ".ipynb")
-    assert f"mybinder.org/v2/gh/nlp-step-by-step/nlp-step-by-step/main?urlpath=lab/tree/{notebook}" in html
-    assert f"colab.research.google.com/github/nlp-step-by-step/nlp-step-by-step/blob/main/{notebook}" in html
-    # The JupyterHub button appears only when an instructor configures a hub (_config.yml).
-    configured = bool(yaml.safe_load((ROOT / "_config.yml").read_text())["launch_buttons"].get("jupyterhub_url"))
-    assert ("/hub/user-redirect/git-pull?repo=" in html) == configured
 
 
 def test_search_snippets_show_no_raw_tex(open_page):

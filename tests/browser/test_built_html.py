@@ -1,0 +1,97 @@
+"""Checks of the built book that need only its HTML files, not a browser: they parse ``_build/html``.
+
+What the build writes into a page's HTML (launch buttons, cell outputs, exercise numbers and starting
+points, the embedded widget state) is checked here, without Chromium, in a few seconds for the whole
+book: a page's failure is found before the browser tests start, and on a machine without Chromium.
+What only a browser can see (layout, scripts that ran, MathJax, contrast, clicks) stays in the other
+modules of this folder. The reader's-path checks of the built pages (``tools/reader_path_html.py``) are
+in ``test_reader_path_html.py``, also browser-free.
+
+Run them alone after a build: ``pytest tests/browser/test_built_html.py tests/browser/test_reader_path_html.py``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+from .conftest import BUILD, ROOT, built_pages
+
+NOTEBOOK_PAGES = [p for p in built_pages() if (ROOT / p.replace(".html", ".ipynb")).exists()]
+# What the build machine may print that a reader must never see in an output: a warning, a traceback,
+# a path of the machine that built the book, a kernel's temporary file name.
+WARNING_IN_OUTPUT = re.compile(
+    r"\b\w*Warning:|Traceback \(most recent call last\)|/work/|/home/|/tmp/|site-packages|ipykernel_\d+"
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _soup(rel: str) -> BeautifulSoup:
+    path = BUILD / rel
+    if not (BUILD / "index.html").exists():
+        pytest.fail("the book is not built: run `make book` (or the build step of tools/run_tests.sh) first")
+    if not path.exists():
+        pytest.skip(f"{rel} is not built (a build with a reduced table of contents?)")
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def _article(rel: str):
+    soup = _soup(rel)
+    return soup.select_one("article.bd-article") or soup.body or soup
+
+
+@pytest.mark.parametrize("rel", NOTEBOOK_PAGES)
+def test_chapter_has_launch_buttons(rel):
+    """Every chapter can be opened in Binder, on a JupyterHub (nbgitpuller) and in Colab."""
+    html = (BUILD / rel).read_text(encoding="utf-8")
+    notebook = rel.replace(".html", ".ipynb")
+    assert f"mybinder.org/v2/gh/nlp-step-by-step/nlp-step-by-step/main?urlpath=lab/tree/{notebook}" in html
+    assert f"colab.research.google.com/github/nlp-step-by-step/nlp-step-by-step/blob/main/{notebook}" in html
+    # The JupyterHub button appears only when an instructor configures a hub (_config.yml).
+    configured = bool(yaml.safe_load((ROOT / "_config.yml").read_text())["launch_buttons"].get("jupyterhub_url"))
+    assert ("/hub/user-redirect/git-pull?repo=" in html) == configured
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_no_warning_or_machine_path_in_outputs(rel):
+    outputs = [o.get_text() for o in _article(rel).select("div.cell_output")]
+    found = [m.group(0) for text in outputs for m in [WARNING_IN_OUTPUT.search(text)] if m]
+    assert not found, f"{rel} shows build output to the reader: {found[:5]}"
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_no_checker_verdict_or_frozen_progress_bar(rel):
+    # The build ran the exercise checkers on the hidden solutions: the page must not show their verdict
+    # as if the reader had solved the exercise, nor training progress bars frozen mid-run.
+    assert "✅ Correct" not in _article(rel).get_text(), f"{rel} shows a checker's verdict on the hidden solution"
+    state = "".join(s.get_text() for s in _soup(rel).select('script[type="application/vnd.jupyter.widget-state+json"]'))
+    assert "ProgressModel" not in state, f"{rel} embeds a progress bar widget (tqdm ran during the build)"
+
+
+@pytest.mark.parametrize("rel", NOTEBOOK_PAGES)
+def test_exercises_are_numbered_per_chapter(rel):
+    numbers = [n.get_text(" ", strip=True) for n in _article(rel).select(".exercise .caption-number")]
+    if not numbers and rel.removesuffix(".html").count("/") >= 2:
+        pytest.skip("a section page without exercises (its chapter's other pages have them)")
+    assert numbers, f"{rel} has no numbered exercise"
+    chapter, first = numbers[0].split()[1].split(".")
+    # A chapter's numbers start at 1; its section pages (``sections:`` in _toc.yml) continue its numbering.
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    sections = {s["file"] for part in toc["parts"] for c in part["chapters"] for s in c.get("sections", [])}
+    start = int(first) if rel.removesuffix(".html") in sections else 1
+    assert [n.split()[1] for n in numbers] == [f"{chapter}.{i}" for i in range(start, start + len(numbers))], numbers
+    # every exercise has a solution the reader can open (its dropdown)
+    assert len(_article(rel).select(".solution.dropdown")) >= len(numbers), f"{rel}: an exercise has no solution"
+
+
+@pytest.mark.parametrize("rel", [p for p in built_pages() if not p.startswith(("book/intro", "book/appendix"))])
+def test_every_exercise_shows_its_starting_point(rel):
+    article = _article(rel)
+    n_exercises = len(article.select(".exercise"))
+    stubs = [pre.get_text() for pre in article.select("div.nlp-exercise-stub pre")]
+    assert len(stubs) == n_exercises, f"{rel}: {n_exercises} exercises, {len(stubs)} starting points"
+    assert all("def " in t or "=" in t for t in stubs)
