@@ -76,7 +76,8 @@ def allowed_tokens(dfa: CharDFA, state: int, token_strings: Sequence[str]) -> np
 
 
 def _allowed(dfa: CharDFA, state: int, token_strings: Iterable[str]) -> np.ndarray:
-    return np.array([bool(t) and dfa.walk(state, t) is not None for t in token_strings])
+    first = dfa.transitions[state]  # a token whose first character cannot be read is out: skip the walk
+    return np.array([bool(t) and t[0] in first and dfa.walk(state, t) is not None for t in token_strings])
 
 
 def constrained_decode(

@@ -80,31 +80,41 @@ def _encode(tokenizer: Any, text: str) -> list[int]:
 
 
 class _Stepper:
-    """Runs a model one token at a time and returns the next-token logits ``(B, V)`` as float64 numpy."""
+    """Runs a model one token at a time and returns the next-token logits ``(B, V)`` as float64 numpy.
 
-    def __init__(self, model: Any, ids: Any) -> None:
+    Every row starts from the same prompt, so the first call runs the prompt once (batch 1) and
+    copies its keys and values (or, for a model without a cache, its logits) to the ``rows`` rows.
+    """
+
+    def __init__(self, model: Any, prompt_ids: list[int], rows: int) -> None:
         import torch
 
         self.torch = torch
         self.model = model
         self.hf = hasattr(model, "get_output_embeddings")  # a transformers model: use its KV cache
         self.block = getattr(model, "block_size", None)
-        self.ids = ids  # (B, T)
+        self.rows = rows
+        self.ids = torch.tensor([prompt_ids])  # (1, T), then (rows, T + t)
         self.past = None
 
     def logits(self, new: Any = None) -> np.ndarray:
         torch = self.torch
         with torch.no_grad():
-            if new is not None:
-                self.ids = torch.cat([self.ids, new], dim=1)
-            if self.hf:
-                inp = self.ids if self.past is None else new
-                out, self.past = forward_with_cache(self.model, inp, self.past)
-                last = out.logits[:, -1]
-            else:  # recompute on the last `block_size` tokens (the model's context window)
-                ctx = self.ids if self.block is None else self.ids[:, -self.block :]
-                last = self.model(ctx)[:, -1]
-        return last.double().numpy()
+            if new is None:  # the prompt: one row, then copied to every row
+                last = self._forward(self.ids, self.ids)
+                if self.past is not None:
+                    self.past.reorder_cache(torch.zeros(self.rows, dtype=torch.long))
+                self.ids = self.ids.expand(self.rows, -1)
+                return last.double().numpy().repeat(self.rows, axis=0)
+            self.ids = torch.cat([self.ids, new], dim=1)
+            return self._forward(new, self.ids).double().numpy()
+
+    def _forward(self, new: Any, ids: Any) -> Any:
+        if self.hf:
+            out, self.past = forward_with_cache(self.model, new, self.past)
+            return out.logits[:, -1]
+        ctx = ids if self.block is None else ids[:, -self.block :]  # recompute on the context window
+        return self.model(ctx)[:, -1]
 
 
 def generate_many(
@@ -123,7 +133,8 @@ def generate_many(
     ``top_p``, ``min_p``) plus optional ``repetition_penalty``; ``{"temperature": 0}``
     is greedy. Rows of all settings run through the model together (one forward
     pass per new token), each setting drawing from its own random stream derived
-    from ``seed``, so results are reproducible.
+    from ``seed``, so results are reproducible. The prompt runs once and its cache is
+    shared by every row, and a greedy setting runs one row (its samples are all equal).
     """
     import torch
 
@@ -136,8 +147,11 @@ def generate_many(
     if not prompt_ids:
         raise ValueError("prompt encodes to zero tokens")
     rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(offset_seed(seed)).spawn(len(settings))]
-    n = len(settings) * num_samples
-    stepper = _Stepper(model, torch.tensor([prompt_ids] * n))
+    # A greedy setting (temperature 0) gives the same text every time: it runs as one row.
+    sizes = [1 if s["temperature"] == 0 else num_samples for s in settings]
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    n = int(starts[-1])
+    stepper = _Stepper(model, prompt_ids, n)
     out_ids = np.zeros((n, max_new_tokens), dtype=np.int64)
     out_lp = np.zeros((n, max_new_tokens))
     steps = range(max_new_tokens)
@@ -151,17 +165,17 @@ def generate_many(
         log_p = logits - logits.max(-1, keepdims=True)
         log_p -= np.log(np.exp(log_p).sum(-1, keepdims=True))  # log-softmax at T = 1
         for j, s in enumerate(settings):
-            rows = slice(j * num_samples, (j + 1) * num_samples)
+            rows = slice(starts[j], starts[j + 1])
             x = logits[rows]
             if s.get("repetition_penalty") is not None:
-                seen = np.concatenate([np.tile(prompt_ids, (num_samples, 1)), out_ids[rows, :t]], axis=1)
+                seen = np.concatenate([np.tile(prompt_ids, (sizes[j], 1)), out_ids[rows, :t]], axis=1)
                 x = apply_repetition_penalty(x, seen, s["repetition_penalty"])
             out_ids[rows, t] = sample(x, s["temperature"], s.get("top_k"), s.get("top_p"), s.get("min_p"), rngs[j])
         out_lp[:, t] = log_p[np.arange(n), out_ids[:, t]]
         new = torch.from_numpy(out_ids[:, t : t + 1].copy())
     results = []
     for j, s in enumerate(settings):
-        rows = slice(j * num_samples, (j + 1) * num_samples)
+        rows = np.arange(starts[j], starts[j + 1]).repeat(num_samples // sizes[j])  # greedy: its row, repeated
         texts = [tokenizer.decode([int(i) for i in r]) for r in out_ids[rows]]
         results.append(Generation(prompt, dict(s), out_ids[rows], out_lp[rows], texts))
     return results

@@ -221,8 +221,10 @@ def model_logits_fn(model: Any, cache: bool = True) -> LogitsFn:
 
     With ``cache`` the callable keeps the keys and values (and logits) of the last
     sequence it saw: a call whose ids extend (or share a prefix with) the previous ones
-    only runs the new positions, after cropping the cache to the common prefix. The
-    logits equal a fresh forward pass up to float32 rounding.
+    only runs the new positions, after cropping the cache to the common prefix, and a
+    call whose ids are a prefix of the last sequence (or equal to it) runs nothing: a
+    causal model's logits at a position depend only on the ids up to it. The logits
+    equal a fresh forward pass up to float32 rounding.
     """
     import torch
 
@@ -237,6 +239,8 @@ def model_logits_fn(model: Any, cache: bool = True) -> LogitsFn:
     def cached(ids: Sequence[int]) -> np.ndarray:
         ids = [int(i) for i in ids]
         old = state["ids"]
+        if 0 < len(ids) <= len(old) and old[: len(ids)] == ids:
+            return state["rows"][: len(ids)]  # seen already: no forward pass
         common = 0
         while common < min(len(old), len(ids) - 1) and old[common] == ids[common]:
             common += 1

@@ -124,3 +124,22 @@ def test_greedy_with_repetition_penalty_equals_transformers_generate(smollm2):
         )
     np.testing.assert_array_equal(ours.token_ids[0], ref[0, ids.shape[1] :].numpy())
     assert not np.array_equal(ours.token_ids, plain.token_ids)  # the penalty changed the text
+
+
+def test_shared_prompt_cache_gives_the_log_probs_of_a_fresh_forward_pass():
+    """The prompt runs once and its keys and values are copied to every row; each row's log-probabilities
+    must still equal a teacher-forced pass over its own whole text (float64, so to 1e-9)."""
+    from tests.tiny_models import tiny_llama
+
+    model = tiny_llama(layers=2, vocab_size=10, dtype=torch.float64)
+    settings_ = [{"temperature": 0}, {"temperature": 2.0}, {"temperature": 1.0, "top_k": 3}]
+    gens = G.generate_many(model, DigitTokenizer(), "0123", settings_, 7, num_samples=3, seed=1)
+    for g in gens:
+        assert g.token_ids.shape == g.log_probs.shape == (3, 7)
+        for row, lp in zip(g.token_ids, g.log_probs):
+            ids = torch.tensor([[0, 1, 2, 3, *row.tolist()]])
+            with torch.no_grad():
+                logp = torch.log_softmax(model(ids).logits[0, 3:-1], dim=-1)
+            np.testing.assert_allclose(lp, logp[torch.arange(7), ids[0, 4:]].numpy(), rtol=1e-9, atol=1e-12)
+    assert len(set(gens[0].texts)) == 1  # greedy ran as one row, repeated
+    assert len(set(gens[1].texts)) > 1

@@ -65,6 +65,25 @@ def test_cached_logits_equal_a_fresh_forward_after_a_rollback(tiny):
     np.testing.assert_allclose(got, fresh([1, 5, 6, 9]), rtol=1e-10, atol=1e-12)
 
 
+def test_cached_logits_of_a_seen_prefix_need_no_forward_pass(tiny):
+    cached, fresh = model_logits_fn(tiny, True), model_logits_fn(tiny, False)
+    passes = []
+    hook = tiny.register_forward_pre_hook(lambda module, args: passes.append(1))
+    try:
+        cached([1, 5, 6, 7, 8])
+        assert len(passes) == 1
+        got_prefix, got_same = cached([1, 5, 6]), cached([1, 5, 6, 7, 8])
+        assert len(passes) == 1  # both were seen: read from the cache
+        got_longer = cached([1, 5, 6, 7, 8, 3])  # extends the sequence the cache holds: one more pass
+        assert len(passes) == 2
+    finally:
+        hook.remove()
+    np.testing.assert_allclose(got_prefix, fresh([1, 5, 6]), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got_same, fresh([1, 5, 6, 7, 8]), rtol=1e-10, atol=1e-12)
+    np.testing.assert_allclose(got_longer, fresh([1, 5, 6, 7, 8, 3]), rtol=1e-10, atol=1e-12)
+    assert got_prefix.shape[0] == 3
+
+
 def test_early_exit_draft_equals_a_model_truncated_by_hand(tiny):
     draft = early_exit_draft(tiny, 2)
     ids = torch.tensor([[1, 4, 6, 8]])
