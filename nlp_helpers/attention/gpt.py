@@ -12,9 +12,10 @@ interface as a Hugging Face tokenizer, so :func:`nlp_helpers.sampling.generate.g
 works on both), :func:`get_batch` (random windows for teacher forcing),
 :func:`estimate_loss` and :func:`train`.
 
-Left out: dropout (we train for seconds, far from over-fitting), learning-rate
-schedules, and a key/value cache (generation recomputes the last ``block_size``
-characters, which is cheap at this size).
+The training recipe of large models is there as options, all off by default:
+``TinyGPTConfig(dropout=..., scaled_init=True)`` and ``train(..., warmup=..., cosine=True,
+label_smoothing=...)`` (see :mod:`nlp_helpers.attention.recipe`). Left out: a key/value
+cache (generation recomputes the last ``block_size`` characters, which is cheap at this size).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from nlp_helpers._checks import check_array, check_float, check_int, check_nonempty, check_text, check_type
+from nlp_helpers.attention.recipe import scaled_init_std, warmup_cosine
 from nlp_helpers.display import hide_progress
 from nlp_helpers.seeds import torch_generator
 
@@ -107,13 +109,20 @@ class CharTokenizer:
 
 @dataclass(frozen=True)
 class TinyGPTConfig:
-    """Hyper-parameters: ``vocab_size`` (V), ``block_size`` (context T), ``n_layers``, ``n_heads``, ``d_model``."""
+    """Hyper-parameters: ``vocab_size`` (V), ``block_size`` (context T), ``n_layers``, ``n_heads``, ``d_model``.
+
+    ``dropout``: probability of dropping attention weights, each sublayer's output and the
+    input embeddings while training (0 = none); ``scaled_init``: start each residual
+    branch's output layer with GPT-2's ``0.02 / sqrt(2 n_layers)`` instead of 0.02.
+    """
 
     vocab_size: int
     block_size: int = 64
     n_layers: int = 2
     n_heads: int = 4
     d_model: int = 128
+    dropout: float = 0.0
+    scaled_init: bool = False
 
     def __post_init__(self) -> None:
         check_int("vocab_size", self.vocab_size, minimum=2)
@@ -123,17 +132,20 @@ class TinyGPTConfig:
         check_int("d_model", self.d_model, minimum=1)
         if self.d_model % self.n_heads:
             raise ValueError(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
+        check_float("dropout", self.dropout, minimum=0.0, maximum=1.0, max_inclusive=False)
+        check_type("scaled_init", self.scaled_init, bool)
 
 
 class CausalSelfAttention(nn.Module):
     """Multi-head self-attention where position t only attends to positions <= t."""
 
-    def __init__(self, d_model: int, n_heads: int) -> None:
+    def __init__(self, d_model: int, n_heads: int, dropout: float = 0.0) -> None:
         super().__init__()
         d_model, n_heads = check_int("d_model", d_model, minimum=1), check_int("n_heads", n_heads, minimum=1)
         if d_model % n_heads:
             raise ValueError(f"d_model ({d_model}) must be divisible by n_heads ({n_heads})")
         self.n_heads = n_heads
+        self.dropout = check_float("dropout", dropout, minimum=0.0, maximum=1.0, max_inclusive=False)
         self.qkv = nn.Linear(d_model, 3 * d_model)  # W_Q, W_K, W_V stacked: one matmul
         self.proj = nn.Linear(d_model, d_model)  # W_O
 
@@ -144,23 +156,30 @@ class CausalSelfAttention(nn.Module):
         q, k, v = self.qkv(x).split(C, dim=2)
         # (B, T, C) -> (B, n_heads, T, d_k): each head attends independently.
         q, k, v = (t.view(B, T, self.n_heads, C // self.n_heads).transpose(1, 2) for t in (q, k, v))
-        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # softmax(QK^T/sqrt(d_k) + mask) V
-        return self.proj(y.transpose(1, 2).reshape(B, T, C))
+        p = self.dropout if self.training else 0.0  # dropout on the attention weights
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True, dropout_p=p)  # softmax(QK^T/sqrt(d_k) + mask) V
+        return _dropout(self.proj(y.transpose(1, 2).reshape(B, T, C)), self.dropout, self.training)
+
+
+def _dropout(x: torch.Tensor, p: float, training: bool) -> torch.Tensor:
+    """Dropout that draws no random numbers when ``p == 0`` (so the default model trains as before)."""
+    return F.dropout(x, p, training) if p > 0 and training else x
 
 
 class Block(nn.Module):
     """Pre-LayerNorm transformer block: x + attention(LN(x)), then x + MLP(LN(x))."""
 
-    def __init__(self, d_model: int, n_heads: int) -> None:
+    def __init__(self, d_model: int, n_heads: int, dropout: float = 0.0) -> None:
         super().__init__()
         self.ln1 = nn.LayerNorm(d_model)
-        self.attn = CausalSelfAttention(d_model, n_heads)
+        self.attn = CausalSelfAttention(d_model, n_heads, dropout)
         self.ln2 = nn.LayerNorm(d_model)
         self.mlp = nn.Sequential(nn.Linear(d_model, 4 * d_model), nn.GELU(), nn.Linear(4 * d_model, d_model))
+        self.dropout = self.attn.dropout
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = x + self.attn(self.ln1(x))
-        return x + self.mlp(self.ln2(x))
+        return x + _dropout(self.mlp(self.ln2(x)), self.dropout, self.training)
 
 
 class TinyGPT(nn.Module):
@@ -174,11 +193,17 @@ class TinyGPT(nn.Module):
         self.block_size = config.block_size  # read by nlp_helpers.sampling.generate.generate to crop the context
         self.tok_emb = nn.Embedding(config.vocab_size, config.d_model)  # E: (V, d_model)
         self.pos_emb = nn.Embedding(config.block_size, config.d_model)  # P: (block_size, d_model)
-        self.blocks = nn.ModuleList(Block(config.d_model, config.n_heads) for _ in range(config.n_layers))
+        self.blocks = nn.ModuleList(
+            Block(config.d_model, config.n_heads, config.dropout) for _ in range(config.n_layers)
+        )
         self.ln_f = nn.LayerNorm(config.d_model)
         self.lm_head = nn.Linear(config.d_model, config.vocab_size, bias=False)
         self.lm_head.weight = self.tok_emb.weight  # weight tying: unembedding = E^T
         self.apply(self._init)
+        if config.scaled_init:  # GPT-2: the 2N branches that add to the residual stream start smaller
+            for block in self.blocks:
+                for out in (block.attn.proj, block.mlp[2]):
+                    nn.init.normal_(out.weight, std=scaled_init_std(config.n_layers))
 
     @staticmethod
     def _init(module: nn.Module) -> None:
@@ -202,6 +227,7 @@ class TinyGPT(nn.Module):
             if targets.shape != ids.shape:
                 raise ValueError(f"targets must have the shape of ids {tuple(ids.shape)}, got {tuple(targets.shape)}")
         x = self.tok_emb(ids) + self.pos_emb(torch.arange(T, device=ids.device))  # (B, T, d_model)
+        x = _dropout(x, self.config.dropout, self.training)
         for block in self.blocks:
             x = block(x)
         logits = self.lm_head(self.ln_f(x))  # (B, T, V)
@@ -270,18 +296,28 @@ def train(
     eval_every: int = 100,
     seed: int = 0,
     progress: bool = True,
+    warmup: int = 0,
+    cosine: bool = False,
+    label_smoothing: float = 0.0,
 ) -> list[dict[str, float]]:
     """Train with AdamW on random windows; return the history ``[{step, train_loss, valid_loss, seconds}]``.
 
-    The training loss is the mean of the last ``eval_every`` steps; the validation
-    loss is :func:`estimate_loss` on fixed windows of ``valid_data``.
+    The training loss is the mean of the last ``eval_every`` steps (with label smoothing,
+    the smoothed loss); the validation loss is :func:`estimate_loss` on fixed windows of
+    ``valid_data``. The recipe options, off by default: ``warmup`` steps of linear warm-up,
+    ``cosine`` decay of the learning rate to a tenth of ``lr`` at the last step (see
+    :func:`nlp_helpers.attention.recipe.warmup_cosine`), and ``label_smoothing`` in [0, 1).
     """
     check_type("model", model, TinyGPT)
     steps = check_int("steps", steps, minimum=1)
     eval_every = check_int("eval_every", eval_every, minimum=1)
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
     gen = torch_generator(check_int("seed", seed, minimum=0))
+    warmup = check_int("warmup", warmup, minimum=0, maximum=steps)
+    check_type("cosine", cosine, bool)
+    smoothing = check_float("label_smoothing", label_smoothing, minimum=0.0, maximum=1.0, max_inclusive=False)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    floor = 0.1 if cosine else 1.0
     history = [{"step": 0, "train_loss": math.nan, "valid_loss": estimate_loss(model, valid_data), "seconds": 0.0}]
     bar = range(1, steps + 1)
     if progress and not hide_progress():  # no frozen bar on the web page
@@ -292,7 +328,12 @@ def train(
     model.train()
     for step in bar:
         x, y = get_batch(train_data, model.block_size, batch_size, gen)
-        _, loss = model(x, y)
+        logits, loss = model(x, y)
+        if smoothing > 0:
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), y.reshape(-1), label_smoothing=smoothing)
+        if warmup or cosine:
+            for group in opt.param_groups:
+                group["lr"] = lr * warmup_cosine(step - 1, steps, warmup, floor)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         nn.utils.clip_grad_norm_(model.parameters(), 1.0)  # keeps the high learning rate stable

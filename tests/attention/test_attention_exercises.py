@@ -8,6 +8,7 @@ import pytest
 from nlp_helpers.attention.exercises import (
     check_causal_mask,
     check_kv_cache_step,
+    check_label_smoothing,
     check_positional_encoding,
     check_scaled_dot_product_attention,
     check_slide_layer_norm,
@@ -52,6 +53,16 @@ def slide_ln_ok(x, eps=1e-4):
     return (x - x.mean(axis=-1, keepdims=True)) / (x.std(axis=-1, ddof=1, keepdims=True) + eps)
 
 
+def smoothed_ce_torch(logits, targets, eps):
+    import torch
+    import torch.nn.functional as F
+
+    keep = torch.from_numpy(targets) != -100
+    z = torch.from_numpy(logits)[keep]
+    q = F.one_hot(torch.from_numpy(targets)[keep], z.shape[1]) * (1 - eps) + eps / z.shape[1]
+    return float(-(q * z.log_softmax(-1)).sum(-1).mean())
+
+
 @pytest.mark.parametrize(
     ("checker", "answer"),
     [
@@ -60,6 +71,7 @@ def slide_ln_ok(x, eps=1e-4):
         (check_positional_encoding, pe_ok),
         (check_split_heads, split_ok),
         (check_slide_layer_norm, slide_ln_ok),
+        (check_label_smoothing, smoothed_ce_torch),
     ],
 )
 def test_reference_answers_pass_and_stubs_are_not_yet(checker, answer):
