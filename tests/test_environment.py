@@ -96,7 +96,6 @@ def test_the_book_toolchain_is_pinned():
 def test_every_data_file_of_the_package_goes_into_the_wheel():
     """A stored study or data file the wheel leaves out works here and fails on Colab (step 2 of CI)."""
     globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["nlp_helpers"]
-    package = ROOT / "nlp_helpers"
     tracked = subprocess.run(
         ["git", "ls-files", "-co", "--exclude-standard", "nlp_helpers"], cwd=ROOT, capture_output=True, text=True
     ).stdout.split()
