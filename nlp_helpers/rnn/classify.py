@@ -9,8 +9,11 @@ Also here: :func:`token_ids` and :func:`pad_sequences` (words to a padded id ten
 :func:`presence_task` (a synthetic task where the position of the evidence is known,
 so we can see the last state's bias towards the end of the sequence) and
 :func:`train_classifier` (Adam or SGD, optional gradient clipping by norm, a progress
-bar, and a clean stop with ``diverged=True`` when the loss becomes NaN/inf).
-Left out: attention pooling, pretrained embeddings, early stopping.
+bar, and a clean stop with ``diverged=True`` when the loss becomes NaN/inf). Against overfitting:
+dropout on the embedded inputs and on the summary (``SequenceClassifier(dropout=...)``; with
+``variational=True`` one input mask per sequence, see :mod:`nlp_helpers.rnn.regularize`), weight
+decay (AdamW) and early stopping on a validation set (``train_classifier(valid=...)``).
+Left out: attention pooling, pretrained embeddings.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 from nlp_helpers._checks import check_choice, check_float, check_int, check_nonempty, check_type
 from nlp_helpers.display import hide_progress
 from nlp_helpers.rnn.gradients import clip_grad_norm
+from nlp_helpers.rnn.regularize import variational_dropout
 from nlp_helpers.seeds import rng as seeded_rng
 from nlp_helpers.seeds import torch_generator
 
@@ -88,7 +92,9 @@ class SequenceClassifier(nn.Module):
     """Embedding → RNN/GRU/LSTM (stacked, optionally bidirectional) → pooling → linear layer.
 
     ``pooling``: ``"last"`` (final state of each direction), ``"mean"`` or ``"max"`` over the
-    real (non-padding) time steps. Token id 0 is padding.
+    real (non-padding) time steps. Token id 0 is padding. ``dropout`` (in ``[0, 1)``, active only in
+    training mode) drops embedded input features and summary features; with ``variational=True``
+    the input mask is drawn once per sequence and reused at every time step.
     """
 
     def __init__(
@@ -103,8 +109,13 @@ class SequenceClassifier(nn.Module):
         bidirectional: bool = False,
         num_layers: int = 1,
         nonlinearity: str = "tanh",
+        dropout: float = 0.0,
+        variational: bool = False,
     ) -> None:
         super().__init__()
+        self.dropout = check_float("dropout", dropout, minimum=0.0, maximum=1.0, max_inclusive=False)
+        check_type("variational", variational, bool)
+        self.variational = variational
         self.vocab_size = check_int("vocab_size", vocab_size, minimum=2)
         n_classes = check_int("n_classes", n_classes, minimum=2)
         self.pooling = check_choice("pooling", pooling, ["last", "mean", "max"])
@@ -140,7 +151,13 @@ class SequenceClassifier(nn.Module):
         lengths = torch.full((B,), T) if lengths is None else lengths
         if lengths.shape != (B,) or lengths.min() < 1 or lengths.max() > T:
             raise ValueError(f"lengths must be {B} integers in [1, {T}], got {lengths.tolist()}")
-        packed = pack_padded_sequence(self.embedding(tokens), lengths.cpu(), batch_first=True, enforce_sorted=False)
+        embedded = self.embedding(tokens)  # (B, T, E)
+        if self.dropout > 0 and self.training:
+            if self.variational:  # the same features of a sequence dropped at every step
+                embedded = variational_dropout(embedded, self.dropout)
+            else:  # a new mask at every step
+                embedded = nn.functional.dropout(embedded, self.dropout)
+        packed = pack_padded_sequence(embedded, lengths.cpu(), batch_first=True, enforce_sorted=False)
         out, final = self.rnn(packed)
         h_n = final[0] if isinstance(final, tuple) else final  # (layers·directions, B, H)
         if self.pooling == "last":  # top layer: forward h_T (and backward h_1)
@@ -153,7 +170,10 @@ class SequenceClassifier(nn.Module):
 
     def forward(self, tokens: Tensor, lengths: Tensor | None = None) -> Tensor:
         """tokens (B, T) -> class logits (B, n_classes)."""
-        return self.out(self.encode(tokens, lengths))
+        summary = self.encode(tokens, lengths)
+        if self.dropout > 0 and self.training:
+            summary = nn.functional.dropout(summary, self.dropout)
+        return self.out(summary)
 
 
 def accuracy(model: SequenceClassifier, tokens: Tensor, labels: Tensor, lengths: Tensor | None = None) -> float:
@@ -173,6 +193,10 @@ def train_classifier(
     lr: float = 1e-2,
     optimizer: str = "adam",
     clip: float | None = None,
+    weight_decay: float = 0.0,
+    valid: tuple[Tensor, Tensor, Tensor | None] | None = None,
+    eval_every: int = 5,
+    patience: int | None = None,
     seed: int = 0,
     progress: bool = True,
 ) -> pd.DataFrame:
@@ -180,6 +204,12 @@ def train_classifier(
 
     The history has one row per step: ``step``, ``loss`` and ``grad_norm`` (before clipping).
     ``clip``: if given, the gradients are rescaled to this norm (:func:`clip_grad_norm`).
+    ``weight_decay``: decoupled weight decay (AdamW; for SGD the usual L2 term); 0 = plain Adam.
+    ``valid = (tokens, labels, lengths)``: **early stopping**. Every ``eval_every`` steps the
+    validation accuracy is recorded (column ``valid_acc``); training stops after ``patience``
+    evaluations without improvement (``None``: runs all ``steps``; the row of step ``s`` holds the
+    accuracy after ``s`` updates), and the model returns to the
+    weights of its best evaluation (the earliest on ties), whose step is ``attrs["best_step"]``.
     Training stops early if the loss or the gradients become NaN/inf; the returned frame then
     has ``attrs["diverged"] = True``.
     """
@@ -194,11 +224,27 @@ def train_classifier(
         raise ValueError(f"labels must have shape ({tokens.shape[0]},) to match tokens, got {tuple(labels.shape)}")
     from tqdm.auto import tqdm
 
+    weight_decay = check_float("weight_decay", weight_decay, minimum=0.0)
+    eval_every = check_int("eval_every", eval_every, minimum=1)
+    if patience is not None:
+        patience = check_int("patience", patience, minimum=1)
+    if valid is not None:
+        check_type("valid", valid, tuple)
+        if len(valid) != 3 or valid[1].shape != (valid[0].shape[0],):
+            raise ValueError("valid must be (tokens (N, T), labels (N,), lengths (N,) or None)")
     gen = torch_generator(check_int("seed", seed, minimum=0))
-    opt = (torch.optim.Adam if optimizer == "adam" else torch.optim.SGD)(model.parameters(), lr=lr)
+    if optimizer == "sgd":
+        opt = torch.optim.SGD(model.parameters(), lr=lr, weight_decay=weight_decay)
+    elif weight_decay > 0:
+        opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
+    else:
+        opt = torch.optim.Adam(model.parameters(), lr=lr)
     rows, diverged = [], False
+    best = {"acc": -1.0, "step": 0, "state": None, "waited": 0}
     model.train()
     for step in tqdm(range(steps), desc="training", disable=not progress or hide_progress(), leave=False):
+        if valid is not None and step % eval_every == 0 and _early_stop(model, valid, step, best, patience):
+            break
         idx = torch.randint(0, tokens.shape[0], (batch_size,), generator=gen)
         logits = model(tokens[idx], None if lengths is None else lengths[idx])
         loss = nn.functional.cross_entropy(logits, labels[idx])
@@ -213,7 +259,27 @@ def train_classifier(
             clip_grad_norm(model.parameters(), clip)
         opt.step()
         rows.append({"step": step, "loss": loss.item(), "grad_norm": norm})
+    else:
+        if valid is not None and not diverged:
+            _early_stop(model, valid, steps, best, patience)
     model.eval()
     history = pd.DataFrame(rows)
+    if valid is not None:
+        history = history.merge(pd.DataFrame(best["log"], columns=["step", "valid_acc"]), on="step", how="outer")
+        model.load_state_dict(best["state"])
+        history.attrs["best_step"] = best["step"]
     history.attrs["diverged"] = diverged
     return history
+
+
+def _early_stop(model: SequenceClassifier, valid: tuple, step: int, best: dict, patience: int | None) -> bool:
+    """Score the validation set after ``step`` steps; keep the best weights; True = stop now."""
+    model.eval()  # no dropout while scoring
+    acc = accuracy(model, *valid)
+    model.train()
+    best.setdefault("log", []).append((step, acc))
+    if acc > best["acc"]:
+        best.update(acc=acc, step=step, waited=0, state={k: v.clone() for k, v in model.state_dict().items()})
+        return False
+    best["waited"] += 1
+    return patience is not None and best["waited"] >= patience

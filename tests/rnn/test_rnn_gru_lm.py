@@ -43,3 +43,24 @@ def test_missing_study_file_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr(gru_lm, "GRU_STUDY_FILE", tmp_path / "missing.json")
     with pytest.raises(FileNotFoundError, match="seed_study_rnn_gru"):
         gru_lstm_study()
+
+
+def test_gru_lstm_study_is_complete_and_compares_like_with_like():
+    study = gru_lstm_study()
+    assert {"model", "seed", "parameters", "valid_bits_per_char", "valid_perplexity", "cpu_seconds"} <= set(study)
+    counts = study.groupby("model").seed.nunique()
+    assert set(counts.index) == {"LSTM, 128 units", "GRU, 128 units", "GRU, 147 units"}
+    assert (counts >= 5).all() and counts.nunique() == 1  # the same seeds for every model
+    params = study.groupby("model").parameters.first()
+    # the 147-unit GRU matches the LSTM's parameter count to within 0.1 %
+    assert abs(params["GRU, 147 units"] / params["LSTM, 128 units"] - 1) < 1e-3
+    assert params["GRU, 128 units"] < 0.8 * params["LSTM, 128 units"]
+    # perplexity and bits per character are the same number in two units
+    torch.testing.assert_close(
+        torch.tensor(study.valid_perplexity.to_numpy()),
+        torch.tensor(2.0 ** study.valid_bits_per_char.to_numpy()),
+        rtol=1e-9,
+        atol=0,
+        check_dtype=False,
+    )
+    assert study.valid_bits_per_char.between(1.0, 6.4).all()  # below log2(84): better than uniform
