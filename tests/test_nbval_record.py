@@ -28,6 +28,8 @@ CELLS = [
     "import ipywidgets as w\nslider = w.IntSlider(value=3, description='k')\ndisplay(slider)",
     "slider.value = 5  # a state update after display: the recorded state must say 5",
     "import sys\nprint('to stderr', file=sys.stderr)\nprint('to stdout')",
+    "answer = 6 * 7\nanswer;  # a trailing semicolon hides the value, as in Jupyter",
+    "_",  # the last value shown (42 from the second cell): history is kept, as in Jupyter
 ]
 
 
@@ -82,7 +84,9 @@ def test_outputs_equal_nbclients_cell_by_cell(runs: dict) -> None:
         if want.cell_type == "code":
             assert [_comparable(o) for o in got.outputs] == [_comparable(o) for o in want.outputs], want.source
     assert recorded.cells[1].outputs[0]["text"] == "hello\nworld\n"  # two prints, one merged stream
-    assert [c.execution_count for c in recorded.cells[1:]] == [1, 2, 3, 4, 5]
+    assert [c.execution_count for c in recorded.cells[1:]] == [1, 2, 3, 4, 5, 6, 7]
+    assert recorded.cells[6].outputs == []
+    assert recorded.cells[7].outputs[0]["data"]["text/plain"] == "42"
 
 
 def test_widget_state_equals_nbclients(runs: dict) -> None:

@@ -12,6 +12,11 @@ to pytest's rootdir>``, the way ``nbclient`` (what Jupyter Book executes with) w
   kernel's ``comm_open`` / ``comm_msg`` messages, binary buffers included;
 - ``metadata.nbval_record.execution_seconds``: the notebook's wall time, first cell to last.
 
+nbval sends each cell with ``store_history=False``; IPython then cannot see a cell's last line, so a
+trailing ``;`` no longer hides the cell's value (``ax.legend();`` prints ``<matplotlib.legend.Legend at
+0x…>``), and ``_`` and ``Out`` stay empty. With the plugin active, cells are sent as Jupyter and nbclient
+send them (``store_history=True``): the notebook is tested the way a reader runs it.
+
 ``tools/execute_book.py --from DIR`` puts these notebooks into the build's execution cache, so
 ``jupyter-book build`` renders them instead of executing every notebook a second time.
 
@@ -138,6 +143,7 @@ def pytest_configure(config: Any) -> None:
     directory = os.environ.get(RECORD_ENV)
     if not directory or config.pluginmanager.has_plugin("nbval-record"):
         return
+    from nbval.kernel import RunningKernel
     from nbval.plugin import IPyNbFile
 
     recorder = _Recorder(Path(directory).resolve(), Path(str(config.rootpath)).resolve())
@@ -149,5 +155,9 @@ def pytest_configure(config: Any) -> None:
             _observe(recorder.run_of(self), msg)
         return msg
 
+    def execute_cell_input(self: Any, cell_input: str, allow_stdin: bool | None = None) -> str:
+        return self.kc.execute(cell_input, store_history=True, allow_stdin=allow_stdin, stop_on_error=False)
+
     IPyNbFile.get_kernel_message = get_kernel_message
+    RunningKernel.execute_cell_input = execute_cell_input
     config.pluginmanager.register(recorder, "nbval-record")
