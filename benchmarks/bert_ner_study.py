@@ -122,7 +122,7 @@ def main(n_seeds: int = 5, cache: str | None = None, tuned: bool = False) -> Non
     """
     start = time.perf_counter()
     if cache and Path(cache).is_file():
-        train, test, encode_seconds = torch.load(cache, weights_only=False)
+        train, test, encode_seconds = torch.load(cache, weights_only=True)
     else:
         train, test = prepare("dev"), prepare("test")
         encode_seconds = round(time.perf_counter() - start, 1)
