@@ -192,6 +192,14 @@ def set_color_scheme(page, scheme: str) -> None:
         "(s) => matchMedia(`(prefers-color-scheme: ${s})`).matches && document.documentElement.dataset.theme === s",
         arg=scheme,
     )
+    # The theme animates its colours (e.g. the search button's background): measured mid-transition, a text
+    # had contrast 1.05 against a grey halfway between the two schemes. Wait until every running CSS
+    # transition or animation has finished, as a reader's eye does (infinite ones, like spinners, excepted).
+    page.evaluate(
+        """() => Promise.all(document.getAnimations()
+            .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
+            .map((a) => a.finished.catch(() => null)))"""
+    )
 
 
 @pytest.fixture
