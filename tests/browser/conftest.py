@@ -193,12 +193,16 @@ def set_color_scheme(page, scheme: str) -> None:
         arg=scheme,
     )
     # The theme animates its colours (e.g. the search button's background): measured mid-transition, a text
-    # had contrast 1.05 against a grey halfway between the two schemes. Wait until every running CSS
-    # transition or animation has finished, as a reader's eye does (infinite ones, like spinners, excepted).
+    # had contrast 1.05 against a grey halfway between the two schemes. Wait until the colour transitions
+    # the switch started have ended, as a reader's eye does; only CSS transitions (finite), and never more
+    # than 2 s (an animation that is paused or waits for something would never finish).
     page.evaluate(
-        """() => Promise.all(document.getAnimations()
-            .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
-            .map((a) => a.finished.catch(() => null)))"""
+        """() => Promise.race([
+            Promise.all(document.getAnimations()
+                .filter((a) => a instanceof CSSTransition)
+                .map((a) => a.finished.catch(() => null))),
+            new Promise((done) => setTimeout(done, 2000)),
+        ])"""
     )
 
 
