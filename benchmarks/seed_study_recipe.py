@@ -21,8 +21,8 @@ of the predictions in bits, top-1 accuracy and confidence, and the expected cali
 or ``native``) to ``nlp_helpers/attention/recipe_study.csv`` after every model, replacing rows
 of the same variant, seed and kernel; ``nlp_helpers.attention.recipe.recipe_study()`` reads it.
 
-Run: ``python -m benchmarks.seed_study_recipe [n_seeds] [variant,variant,...]`` (about 15 s of
-CPU per model, so about 6 minutes for 5 seeds of the five variants), and again with
+Run: ``python -m benchmarks.seed_study_recipe [n_seeds] [variant,variant,...]`` (about 11 s of
+CPU per model, so about 5 minutes for 5 seeds of the five variants), and again with
 ``ATEN_CPU_CAPABILITY=default`` for the other kernel path.
 """
 
