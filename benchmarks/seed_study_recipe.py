@@ -11,14 +11,18 @@ Shakespeare training split), in a shorter run of 250 steps, is trained with seed
 * ``+ scaled residual init``: GPT-2's ``0.02 / sqrt(2 N)`` for each residual branch's output layer;
 * ``+ label smoothing 0.1``.
 
-Each is scored in bits per character (sliding windows, stride 32, as the chapter) on the first
-quarter of the validation text (62,920 characters), the same for every model.
-It writes rows ``variant, seed, bpc, cpu_s, kernel`` (``kernel`` = ``$ATEN_CPU_CAPABILITY``
+Each is scored on the first quarter of the validation text (62,920 characters), the same for every
+model, from its predicted distributions (sliding windows, stride 32, as the chapter;
+``nlp_helpers.attention.recipe.prediction_quality``): bits per character by plain cross-entropy
+(whatever loss trained the model, so label smoothing is scored like the others), the mean entropy
+of the predictions in bits, top-1 accuracy and confidence, and the expected calibration error
+(15 bins). It writes rows ``variant, seed, bpc, entropy, accuracy, confidence, ece, cpu_s, kernel``
+(``kernel`` = ``$ATEN_CPU_CAPABILITY``
 or ``native``) to ``nlp_helpers/attention/recipe_study.csv`` after every model, replacing rows
 of the same variant, seed and kernel; ``nlp_helpers.attention.recipe.recipe_study()`` reads it.
 
-Run: ``python -m benchmarks.seed_study_recipe [n_seeds] [variant,variant,...]`` (about 10 s of
-CPU per model, so about 4 minutes for 5 seeds of the five variants), and again with
+Run: ``python -m benchmarks.seed_study_recipe [n_seeds] [variant,variant,...]`` (about 11 s of
+CPU per model, so about 5 minutes for 5 seeds of the five variants), and again with
 ``ATEN_CPU_CAPABILITY=default`` for the other kernel path.
 """
 
@@ -33,9 +37,9 @@ import pandas as pd
 import torch
 
 from benchmarks.seed_study_tinygpt import TINYGPT, data
-from nlp_helpers.attention.bpc import bits_per_character
+from nlp_helpers.attention.bpc import char_log_distributions
 from nlp_helpers.attention.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
-from nlp_helpers.attention.recipe import RECIPE_STUDY_FILE
+from nlp_helpers.attention.recipe import RECIPE_STUDY_FILE, prediction_quality
 from nlp_helpers.seeds import manual_seed, seed
 
 # variant -> (extra TinyGPTConfig fields, extra train() arguments)
@@ -51,14 +55,17 @@ VARIANTS: dict[str, tuple[dict, dict]] = {
 }
 
 
-def variant_bpc(variant: str, n: int, train_ids: torch.Tensor, valid_ids: torch.Tensor, vocab_size: int) -> float:
-    """Validation bits per character of TinyGPT trained with seed ``n`` in ``variant``."""
+def variant_scores(
+    variant: str, n: int, train_ids: torch.Tensor, valid_ids: torch.Tensor, vocab_size: int
+) -> dict[str, float]:
+    """Validation scores (``prediction_quality``) of TinyGPT trained with seed ``n`` in ``variant``."""
     config_extra, train_extra = VARIANTS[variant]
     manual_seed(n)
     model = TinyGPT(TinyGPTConfig(vocab_size=vocab_size, **TINYGPT, **config_extra))
     settings = {**RECIPE_TRAIN, **train_extra}
     train(model, train_ids, valid_ids, eval_every=settings["steps"], seed=n, progress=False, **settings)
-    return bits_per_character(model, valid_ids, stride=32)
+    log_probs = char_log_distributions(model, valid_ids, stride=32)
+    return prediction_quality(log_probs, valid_ids[1:].numpy())
 
 
 def save(rows: list[dict]) -> pd.DataFrame:
@@ -91,9 +98,9 @@ def run(n_seeds: int = 5, variants: list[str] | None = None) -> pd.DataFrame:
     for n in range(n_seeds):
         for variant in variants:
             start = time.process_time()
-            bpc = variant_bpc(variant, n, train_ids, valid_ids, len(vocab))
+            scores = variant_scores(variant, n, train_ids, valid_ids, len(vocab))
             cpu = time.process_time() - start
-            rows.append({"variant": variant, "seed": seed(n), "bpc": bpc, "cpu_s": cpu, "kernel": kernel})
+            rows.append({"variant": variant, "seed": seed(n), **scores, "cpu_s": cpu, "kernel": kernel})
             print(rows[-1], flush=True)
             table = save(rows)
     return table

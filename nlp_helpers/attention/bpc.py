@@ -29,7 +29,7 @@ import torch.nn.functional as F
 from nlp_helpers._checks import check_int, check_type
 from nlp_helpers.attention.gpt import TinyGPT
 
-__all__ = ["char_logprobs", "bits_per_character", "seed_study", "SEED_STUDY_FILE"]
+__all__ = ["char_logprobs", "char_log_distributions", "bits_per_character", "seed_study", "SEED_STUDY_FILE"]
 
 # Written by benchmarks/seed_study_tinygpt.py.
 SEED_STUDY_FILE = Path(__file__).parents[1] / "data" / "files" / "tinygpt_seed_study.csv"
@@ -41,6 +41,11 @@ def char_logprobs(model: TinyGPT, ids: torch.Tensor, stride: int | None = None, 
     ``stride``: how far each window moves (default ``block_size // 2``, so every character
     after the first window has at least half a context); ``batch_size``: windows per forward pass.
     """
+    ids, T, stride, batch_size = _check_scoring(model, ids, stride, batch_size)
+    return _char_logprobs(model, ids, T, stride, batch_size)
+
+
+def _check_scoring(model, ids, stride, batch_size) -> tuple[torch.Tensor, int, int, int]:
     check_type("model", model, TinyGPT)
     if not isinstance(ids, torch.Tensor) or ids.dim() != 1 or ids.dtype not in (torch.long, torch.int):
         raise TypeError("ids must be a 1-D torch tensor of integer token ids")
@@ -52,10 +57,25 @@ def char_logprobs(model: TinyGPT, ids: torch.Tensor, stride: int | None = None, 
     T = model.block_size
     stride = check_int("stride", T // 2 if stride is None else stride, minimum=1, maximum=T)
     batch_size = check_int("batch_size", batch_size, minimum=1)
-    return _char_logprobs(model, ids.long(), T, stride, batch_size)
+    return ids.long(), T, stride, batch_size
 
 
 def _char_logprobs(model: TinyGPT, ids: torch.Tensor, T: int, stride: int, batch_size: int) -> np.ndarray:
+    out = np.empty(len(ids) - 1)
+    for a, b, y, logp in _scored_windows(model, ids, T, stride, batch_size):
+        out[a:b] = logp.gather(-1, y[:, None])[:, 0].numpy()
+    return out
+
+
+def _char_log_distributions(model: TinyGPT, ids: torch.Tensor, T: int, stride: int, batch_size: int) -> np.ndarray:
+    out = np.empty((len(ids) - 1, model.config.vocab_size))
+    for a, b, _, logp in _scored_windows(model, ids, T, stride, batch_size):
+        out[a:b] = logp.numpy()
+    return out
+
+
+def _scored_windows(model: TinyGPT, ids: torch.Tensor, T: int, stride: int, batch_size: int):
+    """Yield ``(a, b, targets, log_probs)``: the float64 log-distributions of targets ``a+1 .. b``."""
     n_pred = len(ids) - 1
     T = min(T, n_pred)  # a short text: one window
     starts = list(range(0, n_pred - T + 1, stride))
@@ -64,19 +84,32 @@ def _char_logprobs(model: TinyGPT, ids: torch.Tensor, T: int, stride: int, batch
     starts_t = torch.tensor(starts)
     # New targets per window: all T for the first, then those past the previous window's end.
     first_new = torch.cat([torch.zeros(1, dtype=torch.long), (starts_t[:-1] + T) - starts_t[1:]])  # (W,)
-    out = np.empty(n_pred)
     offsets = torch.arange(T)
     was_training = model.training
     model.eval()
-    with torch.no_grad():
-        for a in range(0, len(starts), batch_size):
-            s = starts_t[a : a + batch_size, None]  # (b, 1)
-            x, y = ids[s + offsets], ids[s + offsets + 1]  # (b, T): inputs and next characters
-            logp = F.log_softmax(model(x).double(), dim=-1).gather(-1, y[..., None])[..., 0]  # (b, T)
-            for row, (st, f) in enumerate(zip(s[:, 0].tolist(), first_new[a : a + batch_size].tolist())):
-                out[st + f : st + T] = logp[row, f:].numpy()  # target index t+1 stored at t
-    model.train(was_training)
-    return out
+    try:
+        with torch.no_grad():
+            for a in range(0, len(starts), batch_size):
+                s = starts_t[a : a + batch_size, None]  # (b, 1)
+                x, y = ids[s + offsets], ids[s + offsets + 1]  # (b, T): inputs and next characters
+                logp = F.log_softmax(model(x).double(), dim=-1)  # (b, T, V)
+                for row, (st, f) in enumerate(zip(s[:, 0].tolist(), first_new[a : a + batch_size].tolist())):
+                    yield st + f, st + T, y[row, f:], logp[row, f:]  # target index t+1 stored at t
+    finally:
+        model.train(was_training)
+
+
+def char_log_distributions(
+    model: TinyGPT, ids: torch.Tensor, stride: int | None = None, batch_size: int = 64
+) -> np.ndarray:
+    """The whole predicted distribution behind :func:`char_logprobs`: shape ``(N-1, V)``, float64.
+
+    Row ``t`` holds ``ln P(c | up to block_size ids before ids[t+1])`` for every token ``c``, with
+    the same sliding windows, so ``out[t, ids[t+1]] == char_logprobs(...)[t]``. Needs
+    ``8 (N-1) V`` bytes; use it for the entropy or calibration of the predictions.
+    """
+    ids, T, stride, batch_size = _check_scoring(model, ids, stride, batch_size)
+    return _char_log_distributions(model, ids, T, stride, batch_size)
 
 
 def bits_per_character(model: TinyGPT, ids: torch.Tensor, stride: int | None = None, batch_size: int = 64) -> float:

@@ -20,7 +20,14 @@ from nlp_helpers.attention.recipe import scaled_init_std, warmup_cosine
 from nlp_helpers.seeds import manual_seed, torch_generator
 
 # the variants of benchmarks/seed_study_recipe.py that the chapter shows
-VARIANTS = {"baseline", "+ dropout 0.1", "+ warm-up and cosine decay", "+ scaled residual init"}
+VARIANTS = {
+    "baseline",
+    "+ dropout 0.1",
+    "+ warm-up and cosine decay",
+    "+ scaled residual init",
+    "+ label smoothing 0.1",
+}
+COLUMNS = ["variant", "seed", "bpc", "entropy", "accuracy", "confidence", "ece", "cpu_s", "kernel"]
 
 
 def small_model(V=11, seed=0, **kw):
@@ -177,8 +184,9 @@ def test_train_recipe_bad_input_names_the_argument(kw, exc, match):
 # ------------------------------------------------------------------ the stored ablation
 def test_stored_recipe_study_schema_and_seeds():
     study = recipe.recipe_study()
-    assert list(study.columns) == ["variant", "seed", "bpc", "cpu_s", "kernel"]
+    assert list(study.columns) == COLUMNS
     assert set(study.variant) >= VARIANTS
+    assert not study[COLUMNS[2:-1]].isna().any().any()
     assert not study.duplicated(["variant", "seed", "kernel"]).any()
     native = study[study.kernel == "native"].groupby("variant").seed.nunique()
     assert (native >= 5).all(), native
@@ -187,6 +195,10 @@ def test_stored_recipe_study_schema_and_seeds():
     assert set(default.variant) == set(native.index)
     assert pd.api.types.is_float_dtype(study.bpc)
     assert study.bpc.between(1.5, math.log2(84) + 0.5).all()  # better than a uniform guess over 84 characters
+    assert study.entropy.between(0, math.log2(84)).all()  # a distribution over 84 characters
+    assert study.accuracy.between(1 / 84, 1).all() and study.confidence.between(1 / 84, 1).all()
+    # ECE is a weighted mean of |accuracy - confidence| per bin: at least their overall gap, at most 1
+    assert (study.ece >= (study.accuracy - study.confidence).abs() - 1e-9).all() and (study.ece <= 1).all()
 
 
 def test_default_kernel_runs_agree_with_the_native_spread():
