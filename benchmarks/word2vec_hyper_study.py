@@ -1,11 +1,11 @@
-"""How the number of negative samples k (and the dimension d) change our skip-gram's scores.
+"""How the number of negative samples k and the dimension d change our skip-gram's scores.
 
 At the chapter's setting (window 5, min_count 5, subsampling 1e-3, 3 epochs, alpha 0.05) this script
 trains our skip-gram (``nlp_helpers.word2vec.sgns.Word2Vec``) along two one-dimensional sweeps that meet
 at the chapter's point (k = 5, d = 50):
 
-* k = 1 and k = 20 negative samples per pair at d = 50,
-* (to add: other dimensions at k = 5, e.g. (5, 200) and (5, 10) in ``CONFIGS``),
+* k = 1, 10 and 20 negative samples per pair at d = 50,
+* d = 25, 100 and 200 dimensions at k = 5,
 
 for seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``), and records WordSim353 and SimLex-999 Spearman rho and
 3CosAdd analogy accuracy. It writes ``nlp_helpers/data/files/word2vec_hyper_study.csv`` (one row per
@@ -30,7 +30,7 @@ from nlp_helpers.word2vec.sgns import Word2Vec
 
 BASE = dict(dim=50, window=5, negative=5, min_count=5, subsample=1e-3, epochs=3, alpha=0.05)
 # (negative, dim), in the order they are trained; settings added here are appended to the file.
-CONFIGS = [(1, 50), (20, 50)]
+CONFIGS = [(1, 50), (20, 50), (10, 50), (5, 25), (5, 100), (5, 200)]
 
 
 def run(n_seeds: int = 5) -> pd.DataFrame:
