@@ -11,11 +11,11 @@ image, opacity and positioning, up to the first opaque, static one). Text elemen
 get the same verdict from axe's ``color-contrast`` rule; a link in a text block gets the same verdict
 from ``link-in-text-block`` when its own list, its decoration and its surrounding text's colour are the
 same. So the colour rules judge two elements of each such style class (not the 1,500 code tokens of
-one colour on a dark grey), and a class already judged on an earlier page of the same worker in the
+one colour on the code background), and a class already judged on an earlier page of the same worker in the
 same scheme is not judged again. A page whose every style class has been judged skips the colour rules
 (in dark: skips axe). A new colour anywhere (a widget's CSS, an output's inline style, a theme change,
 an admonition's background) is a new class, judged where it first appears; an injected low-contrast
-code token, inline output style or link colour is caught this way (``tests/test_browser_axe_classes.py``
+code token, inline output style or link colour is caught this way (``tests/browser/test_axe_classes.py``
 proves it on a page it builds, with axe on every element as the reference).
 
 Everything else of WCAG 2.1 A/AA runs on the whole page in light, in the same run as the colour rules
