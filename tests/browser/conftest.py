@@ -34,6 +34,20 @@ CHANGES_PAGE = {
     "test_quick_checks_on_the_book_pages",
     "test_solutions_open_from_their_title",
     "test_the_phone_menu_opens_the_chapter_list_and_the_page_contents",
+    # test_widgets.py: each moves the controls of its own widget
+    "test_bpe_stepper_replays_merges",
+    "test_tfidf_search_ranks_documents",
+    "test_positional_encoding_explorer_recomputes_in_the_page",
+    "test_next_token_explorer_filters_and_renormalises",
+    "test_viterbi_trellis_fills_in_word_by_word_and_traces_the_best_path",
+    "test_naive_bayes_explorer_adds_up_the_words_of_what_the_reader_types",
+    "test_word_map_lists_the_neighbours_and_analogies_numpy_computes",
+    "test_sampling_tree_draws_the_tokens_numpy_draws",
+    "test_ngram_generator_steps_through_a_sample_with_the_models_probabilities",
+    "test_attention_step_panel_shows_numpys_numbers_for_the_clicked_cell",
+    "test_attention_step_panel_on_a_phone_follows_a_tap",
+    "test_bert_model_view_enlarges_the_clicked_thumbnail",
+    "test_lstm_gate_viewer_recomputes_the_memory_update_in_the_page",
 }
 
 

@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from .conftest import ROOT, built_pages, widget_view_count
+from .axe import run_axe
+from .conftest import built_pages, widget_view_count
 
 RAW_TEX_JS = r"""() => {
   const skip = el => el.closest('mjx-container, pre, code, script, style, .MathJax, mjx-assistive-mml, .highlight, .cell_output');
@@ -69,48 +70,16 @@ def test_page_is_offline_and_renders(book_page, rel):
     )
 
 
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-# The WCAG 2.1 A/AA rules of axe-core that depend on colours.
-COLOUR_RULES = ["color-contrast", "link-in-text-block"]
-WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
-# The colour rules judge text nodes. Inside a MathJax container the only text nodes are its assistive
-# MathML, drawn off-screen (clipped to 1 px) for screen readers; the visible glyphs are CSS ``content``,
-# which axe cannot see. So the colour rules skip the containers: there is nothing visible there for them
-# to judge, only a page's hundreds of hidden MathML nodes to walk. The typeset equations' colour is their
-# paragraph's, which the rules judge.
-AXE_JS = """async ([options, exclude]) => {
-    const context = exclude.length ? {exclude: exclude.map((s) => [s])} : document;
-    const r = await axe.run(context, {...options, resultTypes: ['violations']});
-    return r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-        nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ') + ' :: ' + (n.failureSummary || '').slice(0, 160))}));
-}"""
-
-
-def run_axe(page, *, colour_rules_only: bool) -> list[dict]:
-    """axe-core's serious or critical violations on ``page``: the WCAG 2.1 A/AA rules, or only its colour rules."""
-    assert AXE.exists(), "axe-core is missing: run `make assets` (npm ci)"
-    if not page.evaluate("() => typeof axe !== 'undefined'"):
-        page.add_script_tag(path=str(AXE))
-    colour = page.evaluate(AXE_JS, [{"runOnly": {"type": "rule", "values": COLOUR_RULES}}, ["mjx-container"]])
-    other = []
-    if not colour_rules_only:  # every other WCAG rule, on the whole page
-        options = {
-            "runOnly": {"type": "tag", "values": WCAG_TAGS},
-            "rules": {r: {"enabled": False} for r in COLOUR_RULES},
-        }
-        other = page.evaluate(AXE_JS, [options, []])
-    return [v for v in colour + other if v["impact"] in ("serious", "critical")]
-
-
 @pytest.mark.parametrize("rel", built_pages())
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_page_has_no_serious_accessibility_violations(book_page, rel, scheme):
     """axe-core (from the npm registry, run in the page) finds no serious or critical WCAG violation.
 
     Dark mode changes only colours: the light run checks every WCAG rule, the dark run the colour rules
-    (on the same load, switched to dark: see ``book_page``)."""
+    (on the same load, switched to dark: see ``book_page``). The colour rules judge each contrast class
+    once (``tests/browser/axe.py``)."""
     page, _log = book_page(rel, color_scheme=scheme)
-    bad = run_axe(page, colour_rules_only=scheme == "dark")
+    bad = run_axe(page, scheme)
     assert not bad, f"{rel} ({scheme}): " + "\n".join(
         f"{v['id']} ({v['impact']}): {v['help']} {v['nodes']}" for v in bad
     )

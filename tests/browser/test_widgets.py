@@ -1,5 +1,9 @@
 """Widgets on the built static pages: moving a control redraws them with the numbers Python computed.
 
+Each test moves its own widget's controls on the page's shared load (``book_page``), after the checks that
+only read that load (the tests are listed in ``conftest.CHANGES_PAGE``); each widget is a root of its own, so
+two tests on one page do not see each other's changes.
+
 The golden files in tests/golden/ are written by each widget's unit tests from the Python
 implementation (or the reference library); here the JavaScript on the static page, with no
 kernel, must show the same values after the same control changes.
@@ -13,9 +17,10 @@ import pytest
 from .widgets import apply_controls, golden, read_matrix
 
 
-def test_bpe_stepper_replays_merges(open_page):
+@pytest.mark.parametrize("rel", [golden("bpe_widget.json")["page"]])
+def test_bpe_stepper_replays_merges(book_page, rel):
     spec = golden("bpe_widget.json")
-    page, log = open_page(spec["page"])
+    page, log = book_page(rel)
     root = page.locator("[data-testid='bpe-root']").first
     root.wait_for()
     tokens = root.locator("[data-testid='bpe-tokens'] > *")
@@ -37,9 +42,10 @@ def test_bpe_stepper_replays_merges(open_page):
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_tfidf_search_ranks_documents(open_page):
+@pytest.mark.parametrize("rel", [golden("tfidf_widget.json")["page"]])
+def test_tfidf_search_ranks_documents(book_page, rel):
     spec = golden("tfidf_widget.json")
-    page, log = open_page(spec["page"])
+    page, log = book_page(rel)
     root = page.locator("[data-testid='tfidf-root']").first
     root.wait_for()
     apply_controls(root, spec["controls"])
@@ -84,9 +90,10 @@ def test_attention_explorer_recomputes_in_the_page(open_page):
         assert log.console_errors == [] and log.page_errors == []
 
 
-def test_positional_encoding_explorer_recomputes_in_the_page(open_page):
+@pytest.mark.parametrize("rel", [golden("positional_widget.json")["page"]])
+def test_positional_encoding_explorer_recomputes_in_the_page(book_page, rel):
     spec = golden("positional_widget.json")
-    page, log = open_page(spec["page"])
+    page, log = book_page(rel)
     root = page.locator("[data-testid='pe-root']").first
     root.wait_for()
     for case in spec["cases"]:
@@ -102,9 +109,10 @@ def test_positional_encoding_explorer_recomputes_in_the_page(open_page):
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_next_token_explorer_filters_and_renormalises(open_page):
+@pytest.mark.parametrize("rel", [golden("sampling_widget.json")["page"]])
+def test_next_token_explorer_filters_and_renormalises(book_page, rel):
     spec = golden("sampling_widget.json")
-    page, log = open_page(spec["page"])
+    page, log = book_page(rel)
     root = page.locator("[data-testid='sampling-root']").first
     root.wait_for()
     before = None
@@ -123,9 +131,10 @@ def test_next_token_explorer_filters_and_renormalises(open_page):
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_viterbi_trellis_fills_in_word_by_word_and_traces_the_best_path(open_page):
+@pytest.mark.parametrize("rel", [golden("viterbi_widget.json")["page"]])
+def test_viterbi_trellis_fills_in_word_by_word_and_traces_the_best_path(book_page, rel):
     spec = golden("viterbi_widget.json")
-    page, log = open_page(spec["page"])
+    page, log = book_page(rel)
     root = page.locator("[data-testid='vt-root']").first
     root.wait_for()
     words, tags = spec["construct"]["words"], spec["construct"]["tags"]
@@ -144,9 +153,10 @@ def test_viterbi_trellis_fills_in_word_by_word_and_traces_the_best_path(open_pag
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_naive_bayes_explorer_adds_up_the_words_of_what_the_reader_types(open_page):
+@pytest.mark.parametrize("rel", [golden("naive_bayes_widget.json")["page"]])
+def test_naive_bayes_explorer_adds_up_the_words_of_what_the_reader_types(book_page, rel):
     spec = golden("naive_bayes_widget.json")
-    page, log = open_page(spec["page"])
+    page, log = book_page(rel)
     root = page.locator("[data-testid='nb-root']").first
     root.wait_for()
     for case in spec["cases"]:
@@ -166,8 +176,9 @@ def _embedded_state(page, key: str) -> dict:
     return next(s for s in states if key in s)
 
 
-def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
-    page, log = open_page("book/word2vec/evaluation.html")
+@pytest.mark.parametrize("rel", ["book/word2vec/evaluation.html"])
+def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(book_page, rel):
+    page, log = book_page(rel)
     root = page.locator("[data-testid='wm-root']").first
     root.wait_for()
     state = _embedded_state(page, "group_of")
@@ -218,10 +229,11 @@ def test_word_map_lists_the_neighbours_and_analogies_numpy_computes(open_page):
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_sampling_tree_draws_the_tokens_numpy_draws(open_page):
+@pytest.mark.parametrize("rel", ["book/sampling/sampling.html"])
+def test_sampling_tree_draws_the_tokens_numpy_draws(book_page, rel):
     from tests.widgets.test_widgets_sampling_tree import uniform
 
-    page, log = open_page("book/sampling/sampling.html")
+    page, log = book_page(rel)
     root = page.locator("[data-testid='st-root']").first
     root.wait_for()
     state = _embedded_state(page, "top_mass")
@@ -244,9 +256,10 @@ def test_sampling_tree_draws_the_tokens_numpy_draws(open_page):
     assert root.locator("[data-testid='st-text']").get_attribute("data-path") == " ".join(map(str, want[:-1]))
 
 
-def test_ngram_generator_steps_through_a_sample_with_the_models_probabilities(open_page):
+@pytest.mark.parametrize("rel", [golden("ngram_generator_widget.json")["page"]])
+def test_ngram_generator_steps_through_a_sample_with_the_models_probabilities(book_page, rel):
     spec = golden("ngram_generator_widget.json")
-    page, log = open_page(spec["page"])
+    page, log = book_page(rel)
     root = page.locator("[data-testid='ng-root']").first
     root.wait_for()
     # The sampled paths depend on the build's seed offset: expect what the page's own state holds (the unit
@@ -307,7 +320,8 @@ def _step_values(root) -> dict:
     )
 
 
-def test_attention_step_panel_shows_numpys_numbers_for_the_clicked_cell(open_page):
+@pytest.mark.parametrize("rel", ["book/attention/self_attention.html"])
+def test_attention_step_panel_shows_numpys_numbers_for_the_clicked_cell(book_page, rel):
     """Click a cell, then arrow to others: the panel's q.k, /sqrt(d), exp, row sum and weight equal numpy's,
     computed from the worked example's Q and K rounded to the 4 decimals the page holds."""
     from nlp_helpers.attention.positional import positional_encoding
@@ -316,7 +330,7 @@ def test_attention_step_panel_shows_numpys_numbers_for_the_clicked_cell(open_pag
     ex = load_worked_example()
     X = ex["static_embedding_rows_are_tokens"] + positional_encoding(6, 6)
     Q, K = np.round(X @ ex["W_Q"], 4), np.round(X @ ex["W_K"], 4)
-    page, log = open_page("book/attention/self_attention.html")
+    page, log = book_page(rel)
     root = page.locator("[data-testid='attn-root']").filter(has_text=STEP_TITLE).first
     root.wait_for()
     apply_controls(root, ATTN_RESET)
@@ -347,8 +361,10 @@ def test_attention_step_panel_shows_numpys_numbers_for_the_clicked_cell(open_pag
     assert log.console_errors == [] and log.page_errors == []
 
 
-def test_attention_step_panel_on_a_phone_follows_a_tap(open_page):
-    page, log = open_page("book/attention/self_attention.html", width=390)
+@pytest.mark.parametrize("width", [390])
+@pytest.mark.parametrize("rel", ["book/attention/self_attention.html"])
+def test_attention_step_panel_on_a_phone_follows_a_tap(book_page, rel, width):
+    page, log = book_page(rel, width=width)
     root = page.locator("[data-testid='attn-root']").filter(has_text=STEP_TITLE).first
     root.wait_for()
     rect = root.locator("[data-testid='attn-rect-1-0']")
@@ -359,10 +375,11 @@ def test_attention_step_panel_on_a_phone_follows_a_tap(open_page):
     assert log.page_errors == []
 
 
-def test_bert_model_view_enlarges_the_clicked_thumbnail(open_page):
+@pytest.mark.parametrize("rel", ["book/bert/representations.html"])
+def test_bert_model_view_enlarges_the_clicked_thumbnail(book_page, rel):
     """Clicking thumbnail (layer 4, head 8) of the canvas grid shows that map, and its numbers equal the
     explorer's for the same layer and head (3 decimals against 5 significant digits)."""
-    page, log = open_page("book/bert/representations.html")
+    page, log = book_page(rel)
     mv = page.locator("[data-testid='mv-root']").first
     mv.wait_for()
     grid = mv.locator("[data-testid='mv-grid']")
@@ -388,10 +405,11 @@ def test_bert_model_view_enlarges_the_clicked_thumbnail(open_page):
     assert mv.locator("[data-testid='mv-layer']").input_value() == str(layer + 1)
 
 
-def test_lstm_gate_viewer_recomputes_the_memory_update_in_the_page(open_page):
+@pytest.mark.parametrize("rel", ["book/rnn/language_model.html"])
+def test_lstm_gate_viewer_recomputes_the_memory_update_in_the_page(book_page, rel):
     # Golden numbers: Python's c_t and h_t (lstm_gate_trace of the chapter's trained LM, in data-stored);
     # the page's JavaScript recomputes them from the 3-decimal gates it shows (c = f c_prev + i g).
-    page, log = open_page("book/rnn/language_model.html")
+    page, log = book_page(rel)
     root = page.locator("[data-testid='lg-root']").first
     root.wait_for()
     n_steps = int(root.locator("[data-testid='lg-step']").get_attribute("max"))
