@@ -6,7 +6,8 @@
   token costs one forward pass of one position) or on any model whose call returns
   logits ``(B, T, V)`` (the book's :class:`nlp_helpers.attention.gpt.TinyGPT`, which is
   re-run on its last ``block_size`` tokens). :func:`generate_many` batches several
-  decoding settings and samples through the model together.
+  decoding settings and samples through the model together, :func:`generate_batch` several
+  prompts too (padded on the left, with an attention mask).
 * :func:`distinct_n` (Li et al., 2016) and :func:`repetition_rate` (Welleck et al.,
   2019) measure the diversity and repetitiveness of what was generated; the
   :class:`Generation` record also keeps the model's own log-probability of each
@@ -30,7 +31,7 @@ from nlp_helpers.sampling.distributions import apply_repetition_penalty, filtere
 from nlp_helpers.sampling.llm import forward_with_cache
 from nlp_helpers.seeds import seed as offset_seed
 
-__all__ = ["Generation", "generate", "generate_many", "distinct_n", "repetition_rate"]
+__all__ = ["Generation", "generate", "generate_batch", "generate_many", "distinct_n", "repetition_rate"]
 
 
 @dataclass
@@ -80,41 +81,90 @@ def _encode(tokenizer: Any, text: str) -> list[int]:
 
 
 class _Stepper:
-    """Runs a model one token at a time and returns the next-token logits ``(B, V)`` as float64 numpy.
+    """Runs a model one token at a time and returns the next-token logits ``(n, V)`` as float64 numpy.
 
-    Every row starts from the same prompt, so the first call runs the prompt once (batch 1) and
-    copies its keys and values (or, for a model without a cache, its logits) to the ``rows`` rows.
+    ``prompts`` holds the token ids of ``P`` prompts and ``owner`` the prompt of each of the ``n``
+    rows. The first call runs every prompt once (batch ``P``, shorter prompts padded on the left
+    and masked out) and copies its keys and values (or, for a model without a cache, its logits)
+    to the rows it owns. Positions count real tokens only, so a padded prompt sees the same
+    positions as it would alone. Padding needs the attention mask of a transformers model: a model
+    without one gets a single prompt (see :func:`generate_batch`).
     """
 
-    def __init__(self, model: Any, prompt_ids: list[int], rows: int) -> None:
+    def __init__(self, model: Any, prompts: list[list[int]], owner: np.ndarray) -> None:
         import torch
 
         self.torch = torch
         self.model = model
         self.hf = hasattr(model, "get_output_embeddings")  # a transformers model: use its KV cache
         self.block = getattr(model, "block_size", None)
-        self.rows = rows
-        self.ids = torch.tensor([prompt_ids])  # (1, T), then (rows, T + t)
+        self.owner = torch.as_tensor(owner, dtype=torch.long)
+        width = max(len(p) for p in prompts)
+        self.padded = any(len(p) < width for p in prompts)
+        self.ids = torch.tensor([[0] * (width - len(p)) + list(p) for p in prompts])  # (P, W), then (n, W + t)
+        self.mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
+        self.pos = self.mask.cumsum(-1) - 1  # position of each token among its prompt's real tokens
         self.past = None
 
     def logits(self, new: Any = None) -> np.ndarray:
         torch = self.torch
         with torch.no_grad():
-            if new is None:  # the prompt: one row, then copied to every row
-                last = self._forward(self.ids, self.ids)
+            if new is None:  # the prompts: one row each, then copied to the rows they own
+                last = self._forward(self.ids, self.ids, self.pos.clamp(min=0))[self.owner]
                 if self.past is not None:
-                    self.past.reorder_cache(torch.zeros(self.rows, dtype=torch.long))
-                self.ids = self.ids.expand(self.rows, -1)
-                return last.double().numpy().repeat(self.rows, axis=0)
+                    self.past.reorder_cache(self.owner)
+                self.ids, self.mask = self.ids[self.owner], self.mask[self.owner]
+                self.pos = self.pos[self.owner, -1:]  # (n, 1): the last position so far
+                return last.double().numpy()
             self.ids = torch.cat([self.ids, new], dim=1)
-            return self._forward(new, self.ids).double().numpy()
+            self.mask = torch.cat([self.mask, torch.ones_like(new)], dim=1)
+            self.pos = self.pos + 1
+            return self._forward(new, self.ids, self.pos).double().numpy()
 
-    def _forward(self, new: Any, ids: Any) -> Any:
+    def _forward(self, new: Any, ids: Any, pos: Any) -> Any:
         if self.hf:
-            out, self.past = forward_with_cache(self.model, new, self.past)
+            extra = {"attention_mask": self.mask, "position_ids": pos} if self.padded else {}
+            out, self.past = forward_with_cache(self.model, new, self.past, **extra)
             return out.logits[:, -1]
         ctx = ids if self.block is None else ids[:, -self.block :]  # recompute on the context window
         return self.model(ctx)[:, -1]
+
+
+def generate_batch(
+    model: Any,
+    tokenizer: Any,
+    prompts: Sequence[str],
+    settings: Sequence[Mapping[str, Any]],
+    max_new_tokens: int,
+    num_samples: int = 1,
+    seed: int = 0,
+    progress: bool = False,
+) -> list[list[Generation]]:
+    """:func:`generate_many` for several prompts at once: ``result[i][j]`` is prompt ``i``, setting ``j``.
+
+    On a transformers model every row of every prompt runs through the model together, the
+    prompts padded on the left to a common length with an attention mask (and positions that
+    skip the padding), so each new token costs one forward pass for all of them. Each prompt
+    draws from the same random streams as in its own :func:`generate_many` call, so the texts
+    are those of separate runs (up to float rounding in the batched matrix products). Any other
+    model runs the prompts one after the other.
+    """
+    prompts = check_nonempty("prompts", prompts)
+    for i, prompt in enumerate(prompts):
+        check_text(f"prompts[{i}]", prompt, allow_empty=False)
+    settings = [_check_setting(s) for s in check_nonempty("settings", settings)]
+    max_new_tokens = check_int("max_new_tokens", max_new_tokens, minimum=1)
+    num_samples = check_int("num_samples", num_samples, minimum=1)
+    seed = check_int("seed", seed, minimum=0)
+    ids = [_encode(tokenizer, p) for p in prompts]
+    if not all(ids):
+        raise ValueError(f"prompts[{[len(i) for i in ids].index(0)}] encodes to zero tokens")
+    if hasattr(model, "get_output_embeddings"):
+        return _generate(model, tokenizer, list(prompts), ids, settings, max_new_tokens, num_samples, seed, progress)
+    return [  # no attention mask to hide padding: one prompt at a time
+        _generate(model, tokenizer, [p], [i], settings, max_new_tokens, num_samples, seed, progress)[0]
+        for p, i in zip(prompts, ids)
+    ]
 
 
 def generate_many(
@@ -135,23 +185,34 @@ def generate_many(
     pass per new token), each setting drawing from its own random stream derived
     from ``seed``, so results are reproducible. The prompt runs once and its cache is
     shared by every row, and a greedy setting runs one row (its samples are all equal).
+    Several prompts in one batch: :func:`generate_batch`.
     """
+    check_text("prompt", prompt, allow_empty=False)
+    return generate_batch(model, tokenizer, [prompt], settings, max_new_tokens, num_samples, seed, progress)[0]
+
+
+def _generate(
+    model: Any,
+    tokenizer: Any,
+    prompts: list[str],
+    prompt_ids: list[list[int]],
+    settings: list[dict[str, Any]],
+    max_new_tokens: int,
+    num_samples: int,
+    seed: int,
+    progress: bool,
+) -> list[list[Generation]]:
     import torch
 
-    check_text("prompt", prompt, allow_empty=False)
-    settings = [_check_setting(s) for s in check_nonempty("settings", settings)]
-    max_new_tokens = check_int("max_new_tokens", max_new_tokens, minimum=1)
-    num_samples = check_int("num_samples", num_samples, minimum=1)
-    seed = check_int("seed", seed, minimum=0)
-    prompt_ids = _encode(tokenizer, prompt)
-    if not prompt_ids:
-        raise ValueError("prompt encodes to zero tokens")
-    rngs = [np.random.default_rng(s) for s in np.random.SeedSequence(offset_seed(seed)).spawn(len(settings))]
     # A greedy setting (temperature 0) gives the same text every time: it runs as one row.
     sizes = [1 if s["temperature"] == 0 else num_samples for s in settings]
-    starts = np.concatenate([[0], np.cumsum(sizes)])
-    n = int(starts[-1])
-    stepper = _Stepper(model, prompt_ids, n)
+    per_prompt = int(sum(sizes))
+    starts = np.concatenate([[0], np.cumsum(sizes)])  # rows of each setting within one prompt's block
+    n = per_prompt * len(prompts)
+    # Every prompt uses the same streams, one per setting, as its own generate_many call would.
+    streams = np.random.SeedSequence(offset_seed(seed)).spawn(len(settings))
+    rngs = [[np.random.default_rng(s) for s in streams] for _ in prompts]
+    stepper = _Stepper(model, prompt_ids, np.arange(n) // per_prompt)
     out_ids = np.zeros((n, max_new_tokens), dtype=np.int64)
     out_lp = np.zeros((n, max_new_tokens))
     steps = range(max_new_tokens)
@@ -164,20 +225,27 @@ def generate_many(
         logits = stepper.logits(new)  # (n, V)
         log_p = logits - logits.max(-1, keepdims=True)
         log_p -= np.log(np.exp(log_p).sum(-1, keepdims=True))  # log-softmax at T = 1
-        for j, s in enumerate(settings):
-            rows = slice(starts[j], starts[j + 1])
-            x = logits[rows]
-            if s.get("repetition_penalty") is not None:
-                seen = np.concatenate([np.tile(prompt_ids, (sizes[j], 1)), out_ids[rows, :t]], axis=1)
-                x = apply_repetition_penalty(x, seen, s["repetition_penalty"])
-            out_ids[rows, t] = sample(x, s["temperature"], s.get("top_k"), s.get("top_p"), s.get("min_p"), rngs[j])
+        for i, ids in enumerate(prompt_ids):
+            for j, s in enumerate(settings):
+                rows = slice(i * per_prompt + starts[j], i * per_prompt + starts[j + 1])
+                x = logits[rows]
+                if s.get("repetition_penalty") is not None:
+                    seen = np.concatenate([np.tile(ids, (sizes[j], 1)), out_ids[rows, :t]], axis=1)
+                    x = apply_repetition_penalty(x, seen, s["repetition_penalty"])
+                out_ids[rows, t] = sample(
+                    x, s["temperature"], s.get("top_k"), s.get("top_p"), s.get("min_p"), rngs[i][j]
+                )
         out_lp[:, t] = log_p[np.arange(n), out_ids[:, t]]
         new = torch.from_numpy(out_ids[:, t : t + 1].copy())
     results = []
-    for j, s in enumerate(settings):
-        rows = np.arange(starts[j], starts[j + 1]).repeat(num_samples // sizes[j])  # greedy: its row, repeated
-        texts = [tokenizer.decode([int(i) for i in r]) for r in out_ids[rows]]
-        results.append(Generation(prompt, dict(s), out_ids[rows], out_lp[rows], texts))
+    for i, prompt in enumerate(prompts):
+        gens = []
+        for j, s in enumerate(settings):
+            first = i * per_prompt + starts[j]
+            rows = np.arange(first, first + sizes[j]).repeat(num_samples // sizes[j])  # greedy: its row, repeated
+            texts = [tokenizer.decode([int(k) for k in r]) for r in out_ids[rows]]
+            gens.append(Generation(prompt, dict(s), out_ids[rows], out_lp[rows], texts))
+        results.append(gens)
     return results
 
 

@@ -30,17 +30,18 @@ def _encode(tokenizer: Any, prompt: str, name: str = "prompt") -> torch.Tensor:
     return ids  # (1, T)
 
 
-def forward_with_cache(model: Any, input_ids: torch.Tensor, cache: Any = None) -> tuple[Any, Any]:
+def forward_with_cache(model: Any, input_ids: torch.Tensor, cache: Any = None, **inputs: Any) -> tuple[Any, Any]:
     """One forward pass of a Hugging Face causal LM that reads and returns its key/value cache.
 
-    ``cache`` is what the previous call returned (``None`` at the start). Returns ``(output, cache)``.
+    ``cache`` is what the previous call returned (``None`` at the start); ``inputs`` go to the model
+    as they are (``attention_mask`` and ``position_ids`` for a left-padded batch). Returns ``(output, cache)``.
     transformers 5 calls the argument and the output field ``cache`` and deprecates the older name
     ``past_key_values`` with a FutureWarning; the name ``model.forward`` accepts is used.
     """
     if not callable(getattr(model, "forward", None)):
         raise TypeError(f"model must be a Hugging Face causal LM with a forward method, got {type(model).__name__}")
     name = _cache_argument(model)
-    out = model(input_ids, use_cache=True, **{name: cache})
+    out = model(input_ids, use_cache=True, **{name: cache}, **inputs)
     return out, getattr(out, name)
 
 

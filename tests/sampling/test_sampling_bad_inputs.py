@@ -129,6 +129,18 @@ BAD = [
         "prompt",
     ),
     bad(
+        "sampling_generate.generate_batch-no-prompts",
+        lambda: SG.generate_batch(None, None, [], [{}], 2),
+        ValueError,
+        "prompts must not be empty",
+    ),
+    bad(
+        "sampling_generate.generate_batch-empty-prompt",
+        lambda: SG.generate_batch(None, None, ["hi", ""], [{}], 2),
+        ValueError,
+        r"prompts\[1\]",
+    ),
+    bad(
         "sampling_generate.generate_many-bad-penalty",
         lambda: SG.generate_many(None, None, "hi", [{"repetition_penalty": 0}], 2),
         ValueError,
