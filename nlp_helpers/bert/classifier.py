@@ -14,8 +14,8 @@ module offers the two cheap ends of the spectrum, with one code path:
   head. The frozen lower layers are run once (:func:`encoder_features`) and their
   output is cached, so each training step costs one layer, not six.
 
-Left out: token-level heads (sequence labelling) and pair inputs; both use the same
-pieces (``nlp_helpers.bert.minilm`` shows ``[CLS] A [SEP] B [SEP]`` encoding).
+Token-level heads are in ``nlp_helpers.bert.token_labels`` and pair inputs (cross- and
+bi-encoders) in ``nlp_helpers.bert.pairs``; both train with :func:`fit_minibatches`.
 """
 
 from __future__ import annotations
