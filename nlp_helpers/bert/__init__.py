@@ -6,6 +6,7 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``minilm``: a real pretrained encoder (all-MiniLM-L6-v2), offline: attention maps, contextual and
   sentence embeddings, semantic search.
 * ``classifier``: fine-tuning the encoder for sentence classification on a CPU.
+* ``pairs``: pair inputs (``[CLS] a [SEP] b [SEP]``), cross-encoders and bi-encoders fine-tuned on pairs.
 * ``mlm``: masked language modelling and a small masked LM.
 * ``fill_mask``: a word-level fill-mask model (MiniLM with its top layers and BERT's MLM head retrained).
 * ``qa``: extractive question answering: the best answer span from start/end logits, pairs encoded once.

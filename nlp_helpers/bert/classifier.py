@@ -14,8 +14,8 @@ module offers the two cheap ends of the spectrum, with one code path:
   head. The frozen lower layers are run once (:func:`encoder_features`) and their
   output is cached, so each training step costs one layer, not six.
 
-Left out: token-level heads (sequence labelling) and pair inputs; both use the same
-pieces (``nlp_helpers.bert.minilm`` shows ``[CLS] A [SEP] B [SEP]`` encoding).
+Token-level heads are in ``nlp_helpers.bert.token_labels`` and pair inputs (cross- and
+bi-encoders) in ``nlp_helpers.bert.pairs``; both train with :func:`fit_minibatches`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,15 @@ from nlp_helpers.bert.minilm import check_texts, encoder_batches, load_minilm
 from nlp_helpers.display import hide_progress
 from nlp_helpers.seeds import manual_seed, torch_generator
 
-__all__ = ["encoder_features", "run_bert_layer", "SentenceClassifier", "train_classifier", "predict"]
+__all__ = [
+    "encoder_features",
+    "run_bert_layer",
+    "SentenceClassifier",
+    "train_classifier",
+    "training_settings",
+    "fit_minibatches",
+    "predict",
+]
 
 
 @torch.no_grad()
@@ -120,8 +128,6 @@ def train_classifier(
     The head learns with ``lr``; the top layer (if any) with the smaller ``layer_lr``, as
     pretrained weights need only a nudge. Each batch is cut to its longest sentence.
     """
-    from tqdm.auto import tqdm
-
     _check_batch(hidden, attention_mask, model.head.in_features)
     labels = np.asarray(labels)
     if labels.size == 0:
@@ -139,27 +145,76 @@ def train_classifier(
         raise ValueError(
             f"labels must be class indices in [0, {n_classes}), got values in [{int(y.min())}, {int(y.max())}]"
         )
+    groups, epochs, batch_size, seed = training_settings(
+        model, epochs=epochs, batch_size=batch_size, lr=lr, layer_lr=layer_lr, seed=seed
+    )
+
+    def batch_loss(idx: torch.Tensor) -> torch.Tensor:
+        T = int(attention_mask[idx].sum(1).max())  # right padding: columns past T are all padding
+        return nn.functional.cross_entropy(model(hidden[idx, :T], attention_mask[idx, :T]), y[idx])
+
+    return fit_minibatches(
+        model, len(y), batch_loss, groups=groups, epochs=epochs, batch_size=batch_size, seed=seed, progress=progress
+    )
+
+
+def training_settings(
+    model: nn.Module, *, epochs: int, batch_size: int, lr: float, layer_lr: float, seed: int
+) -> tuple[list[dict], int, int, int]:
+    """Check and normalise the training arguments shared by this chapter's heads.
+
+    ``model`` must have a ``head`` (learning with ``lr``) and may have a ``top_layer`` that is not
+    ``None`` (learning with the smaller ``layer_lr``). Returns ``(groups, epochs, batch_size, seed)``:
+    AdamW's parameter groups and the three integers, each checked (errors name the argument).
+    """
+    check_type("model", model, nn.Module)
+    head = getattr(model, "head", None)
+    if not isinstance(head, nn.Module):
+        raise TypeError(f"model must have a `head` module to train, got {type(model).__name__}")
     epochs = check_int("epochs", epochs, minimum=1)
     batch_size = check_int("batch_size", batch_size, minimum=1)
-    groups = [{"params": model.head.parameters(), "lr": check_float("lr", lr, minimum=0.0, min_inclusive=False)}]
-    if model.top_layer is not None:
-        groups.append(
-            {
-                "params": model.top_layer.parameters(),
-                "lr": check_float("layer_lr", layer_lr, minimum=0.0, min_inclusive=False),
-            }
-        )
-    opt = torch.optim.AdamW(groups, weight_decay=0.01)
-    seed = check_int("seed", seed, minimum=0)
-    gen = torch_generator(seed)
-    manual_seed(seed)  # dropout inside the top layer
-    losses = []
+    groups = [{"params": head.parameters(), "lr": check_float("lr", lr, minimum=0.0, min_inclusive=False)}]
+    top = getattr(model, "top_layer", None)
+    if top is not None:
+        layer_lr = check_float("layer_lr", layer_lr, minimum=0.0, min_inclusive=False)
+        groups.append({"params": top.parameters(), "lr": layer_lr})
+    return groups, epochs, batch_size, check_int("seed", seed, minimum=0)
+
+
+def fit_minibatches(
+    model: nn.Module,
+    n: int,
+    batch_loss,
+    *,
+    groups: list[dict],
+    epochs: int,
+    batch_size: int,
+    seed: int,
+    progress: bool = True,
+    weight_decay: float = 0.01,
+) -> list[float]:
+    """AdamW over ``epochs`` shuffled passes of ``n`` examples in mini-batches; return every step's loss.
+
+    ``batch_loss(idx)`` gets a tensor of example indices and returns the batch's scalar loss.
+    ``seed`` (through ``nlp_helpers.seeds``) fixes the shuffling and dropout. The model is left in eval mode.
+    """
+    from tqdm.auto import tqdm
+
+    check_type("model", model, nn.Module)
+    n = check_int("n", n, minimum=1)
+    if not callable(batch_loss):
+        raise TypeError(f"batch_loss must be a function of the batch's indices, got {type(batch_loss).__name__}")
+    epochs = check_int("epochs", epochs, minimum=1)
+    batch_size = check_int("batch_size", batch_size, minimum=1)
+    opt = torch.optim.AdamW(groups, weight_decay=check_float("weight_decay", weight_decay, minimum=0.0))
+    gen = torch_generator(check_int("seed", seed, minimum=0))
+    manual_seed(seed)  # dropout inside trainable layers
+    losses: list[float] = []
     model.train()
-    bar = tqdm(total=epochs * -(-len(y) // batch_size), desc="fine-tuning", disable=not progress or hide_progress())
+    bar = tqdm(total=epochs * -(-n // batch_size), desc="fine-tuning", disable=not progress or hide_progress())
     for _ in range(epochs):
-        for idx in torch.randperm(len(y), generator=gen).split(batch_size):
-            T = int(attention_mask[idx].sum(1).max())  # right padding: columns past T are all padding
-            loss = nn.functional.cross_entropy(model(hidden[idx, :T], attention_mask[idx, :T]), y[idx])
+        for idx in torch.randperm(n, generator=gen).split(batch_size):
+            loss = batch_loss(idx)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -29,11 +29,9 @@ import pandas as pd
 import torch
 from torch import nn
 
-from nlp_helpers._checks import check_float, check_int, check_type
-from nlp_helpers.bert.classifier import run_bert_layer
+from nlp_helpers._checks import check_int, check_type
+from nlp_helpers.bert.classifier import fit_minibatches, run_bert_layer, training_settings
 from nlp_helpers.bert.minilm import load_minilm
-from nlp_helpers.display import hide_progress
-from nlp_helpers.seeds import manual_seed, torch_generator
 
 __all__ = [
     "IGNORE_INDEX",
@@ -203,8 +201,6 @@ def train_token_classifier(
     ``labels`` is (B, T) of tag indices, ``-100`` where no loss is wanted (later pieces, special tokens,
     padding). The head learns with ``lr``, the top layer (if any) with the smaller ``layer_lr``.
     """
-    from tqdm.auto import tqdm
-
     check_type("labels", labels, torch.Tensor)
     check_type("attention_mask", attention_mask, torch.Tensor)
     if labels.shape != hidden.shape[:2] or attention_mask.shape != hidden.shape[:2]:
@@ -220,40 +216,26 @@ def train_token_classifier(
         raise ValueError(
             f"labels must be tag indices in [0, {n_tags}) or -100, got {int(kept.min())}..{int(kept.max())}"
         )
-    epochs = check_int("epochs", epochs, minimum=1)
-    batch_size = check_int("batch_size", batch_size, minimum=1)
-    groups = [{"params": model.head.parameters(), "lr": check_float("lr", lr, minimum=0.0, min_inclusive=False)}]
-    if model.top_layer is not None:
-        groups.append(
-            {
-                "params": model.top_layer.parameters(),
-                "lr": check_float("layer_lr", layer_lr, minimum=0.0, min_inclusive=False),
-            }
-        )
-    seed = check_int("seed", seed, minimum=0)
-    return _train(model, hidden, attention_mask, labels.long(), groups, epochs, batch_size, seed, progress, tqdm)
+    groups, epochs, batch_size, seed = training_settings(
+        model, epochs=epochs, batch_size=batch_size, lr=lr, layer_lr=layer_lr, seed=seed
+    )
+    labels = labels.long()
 
+    def batch_loss(idx: torch.Tensor) -> torch.Tensor:
+        T = int(attention_mask[idx].sum(1).max())  # right padding: later columns are all padding
+        logits = model(hidden[idx, :T], attention_mask[idx, :T])
+        return nn.functional.cross_entropy(logits.flatten(0, 1), labels[idx, :T].flatten())
 
-def _train(model, hidden, attention_mask, labels, groups, epochs, batch_size, seed, progress, tqdm) -> list[float]:
-    opt = torch.optim.AdamW(groups, weight_decay=0.01)
-    gen = torch_generator(seed)
-    manual_seed(seed)  # dropout inside the top layer
-    losses, n = [], len(labels)
-    model.train()
-    bar = tqdm(total=epochs * -(-n // batch_size), desc="fine-tuning", disable=not progress or hide_progress())
-    for _ in range(epochs):
-        for idx in torch.randperm(n, generator=gen).split(batch_size):
-            T = int(attention_mask[idx].sum(1).max())  # right padding: later columns are all padding
-            logits = model(hidden[idx, :T], attention_mask[idx, :T])
-            loss = nn.functional.cross_entropy(logits.flatten(0, 1), labels[idx, :T].flatten())
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            losses.append(loss.item())
-            bar.update()
-    bar.close()
-    model.eval()
-    return losses
+    return fit_minibatches(
+        model,
+        len(labels),
+        batch_loss,
+        groups=groups,
+        epochs=epochs,
+        batch_size=batch_size,
+        seed=seed,
+        progress=progress,
+    )
 
 
 @torch.no_grad()

@@ -107,3 +107,25 @@ def test_bad_input_gives_clear_errors(feats):
         clf(feats["last"][0], feats["attention_mask"][0])
     with pytest.raises(ValueError, match="texts must not be empty"):
         encoder_features([])
+
+
+def test_training_settings_is_shared_and_names_each_bad_argument():
+    import pytest
+    from torch import nn
+
+    from nlp_helpers.bert import classifier, token_labels
+    from nlp_helpers.bert.classifier import SentenceClassifier, training_settings
+
+    # One checker serves both heads: the token head's module imports it, no copy of its own.
+    assert token_labels.training_settings is classifier.training_settings
+    top = nn.Linear(4, 4)
+    groups, epochs, batch_size, seed = training_settings(
+        SentenceClassifier(4, 2, top), epochs=2, batch_size=3, lr=0.1, layer_lr=0.01, seed=1
+    )
+    assert (epochs, batch_size, seed) == (2, 3, 1) and [g["lr"] for g in groups] == [0.1, 0.01]
+    ok = dict(epochs=1, batch_size=1, lr=0.1, layer_lr=0.1, seed=0)
+    for name, bad in [("epochs", 0), ("batch_size", 0), ("lr", 0.0), ("layer_lr", -1.0), ("seed", -1)]:
+        with pytest.raises(ValueError, match=name):
+            training_settings(SentenceClassifier(4, 2, top), **{**ok, name: bad})
+    with pytest.raises(TypeError, match="head"):
+        training_settings(nn.Linear(2, 2), **ok)
