@@ -20,3 +20,19 @@ def tiny_llama(*, seed: int = 0, vocab_size: int = 40, layers: int = 2, dtype: A
     torch.manual_seed(seed)
     cfg = LlamaConfig(vocab_size=vocab_size, num_hidden_layers=layers, **{**settings, **config})
     return LlamaForCausalLM(cfg).to(dtype).eval()
+
+
+def sharp_tiny_gpt(*, seed: int = 0, vocab_size: int = 13):
+    """A random two-block ``TinyGPT`` (context 8, width 16) whose weights are scaled by 10 and in eval mode.
+
+    Scaled weights make its predictions far from uniform, so the tests of the bits-per-character
+    helpers can see whether the context a position was scored with matters.
+    """
+    from nlp_helpers.attention.gpt import TinyGPT, TinyGPTConfig
+
+    torch.manual_seed(seed)
+    model = TinyGPT(TinyGPTConfig(vocab_size=vocab_size, block_size=8, n_layers=2, n_heads=2, d_model=16))
+    with torch.no_grad():
+        for p in model.parameters():
+            p.mul_(10)
+    return model.eval()

@@ -16,18 +16,13 @@ import torch.nn.functional as F
 from scipy.stats import entropy
 
 from nlp_helpers.attention.bpc import char_log_distributions, char_logprobs
-from nlp_helpers.attention.gpt import TinyGPT, TinyGPTConfig
 from nlp_helpers.attention.recipe import prediction_quality
+from tests.tiny_models import sharp_tiny_gpt
 
 
 @pytest.fixture(scope="module")
 def model():
-    torch.manual_seed(0)
-    m = TinyGPT(TinyGPTConfig(vocab_size=13, block_size=8, n_layers=2, n_heads=2, d_model=16))
-    with torch.no_grad():
-        for p in m.parameters():
-            p.mul_(10)  # far from uniform, so the context visibly matters
-    return m.eval()
+    return sharp_tiny_gpt()
 
 
 @pytest.fixture(scope="module")

@@ -10,16 +10,12 @@ import torch
 
 from nlp_helpers.attention.bpc import bits_per_character, char_logprobs, seed_study
 from nlp_helpers.attention.gpt import TinyGPT, TinyGPTConfig
+from tests.tiny_models import sharp_tiny_gpt
 
 
 @pytest.fixture(scope="module")
 def model():
-    torch.manual_seed(0)
-    m = TinyGPT(TinyGPTConfig(vocab_size=13, block_size=8, n_layers=2, n_heads=2, d_model=16))
-    with torch.no_grad():
-        for p in m.parameters():
-            p.mul_(10)  # far from uniform, so the context visibly matters
-    return m.eval()
+    return sharp_tiny_gpt()
 
 
 @pytest.fixture(scope="module")
