@@ -239,6 +239,24 @@ def test_blank_figures_and_blank_panels_fail(tmp_path):
     assert len(bad) == 1 and "panel 2 of 2" in bad[0]
 
 
+@pytest.mark.parametrize("colour", [(250, 10, 120), (10, 250, 120), (120, 10, 250), (30, 30, 30)])
+def test_a_blank_figure_of_any_background_colour_is_found(tmp_path, colour):
+    # A dark-mode or coloured background: the commonest colour must be found channel by channel (a channel
+    # mixed up with another gives a background no pixel has, and the blank figure passes).
+    rng = np.random.default_rng(0)
+    img = np.empty((120, 160, 3), np.uint8)
+    img[...] = colour
+    noise = rng.random(img.shape[:2]) < 0.002  # a few stray pixels of another colour
+    img[noise] = (255 - np.array(colour)).astype(np.uint8)
+    blank = tmp_path / "blank.png"
+    Image.fromarray(img).save(blank)
+    assert "is blank" in rh.blank_panels(blank)[0]
+    img[40:80, 20:140] = (255 - np.array(colour)).astype(np.uint8)  # a third of the image drawn on
+    drawn = tmp_path / "drawn.png"
+    Image.fromarray(img).save(drawn)
+    assert not any("is blank" in f for f in rh.blank_panels(drawn))
+
+
 @pytest.mark.parametrize("book_style", [False, True])
 @pytest.mark.parametrize("dpi", [100, 200])
 def test_an_empty_matplotlib_panel_is_found(tmp_path, book_style, dpi):
