@@ -218,7 +218,7 @@ def test_the_chapter_pages_have_the_exercises_the_fixtures_use():
 @pytest.mark.parametrize("page", list(PAGES))
 def test_solved_notebook_is_all_correct(graded, page):
     rows = _rows(graded, f"solved/{page}.ipynb")
-    assert list(rows) == LABELS[page]
+    assert list(rows) == LABELS[page], rows
     assert {k: v[:2] for k, v in rows.items()} == {k: ("correct", POINTS[k]) for k in LABELS[page]}
 
 
@@ -360,3 +360,41 @@ def test_command_line_release_grade_and_reports(tmp_path, capsys):
         assert {r["status"] for r in csv.DictReader(f)} == {"not yet"}
     assert "Score: 0 of 3 points." in (out.parent / "feedback" / "ada__my homework.md").read_text(encoding="utf-8")
     assert (out.parent / "book-summary.md").exists() and (out.parent / "book-scores.png").exists()
+
+
+def test_the_judge_sets_its_own_limits_and_no_preexec_fn_runs(tmp_path, monkeypatch):
+    """The grader's threads start judges concurrently, where a ``preexec_fn`` is unsafe, and a forked child of a
+    large grader cannot allocate once its address space is capped: the limits travel in the job instead."""
+    import json
+    import subprocess
+
+    from tools.classroom import grade
+
+    seen: list[dict] = []
+
+    class FakeJudge:  # reads the job, reports nothing, exits 0
+        def __init__(self, cmd, **kwargs):
+            seen.append(kwargs)
+            self.pid, self.returncode = -1, 0
+            self.stdin = self.stdout = self
+
+        def write(self, text):
+            seen[-1]["job"] = text
+
+        def readline(self, limit):
+            return ""
+
+        def close(self):
+            pass
+
+        def wait(self):
+            return 0
+
+        poll = wait
+
+    monkeypatch.setattr(subprocess, "Popen", FakeJudge)
+    nb = tmp_path / "x.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(), nb)
+    grade.run_judge(nb, [{"function": "f"}], Limits(per_exercise_s=2, startup_s=10, memory_mb=100, file_mb=1), [])
+    assert "preexec_fn" not in seen[0]
+    assert json.loads(seen[0]["job"])["limits"] == {"memory_bytes": 100 * 2**20, "cpu_s": 12, "file_bytes": 2**20}

@@ -16,7 +16,6 @@ import hashlib
 import importlib.util
 import json
 import os
-import resource
 import secrets
 import shutil
 import signal
@@ -107,14 +106,6 @@ def identify(nb: nbformat.NotebookNode, manifest: dict) -> tuple[str | None, str
     return page, ""
 
 
-def _limit_resources(limits: Limits, cpu_s: float) -> None:  # runs in the child before exec
-    mem = limits.memory_mb * 2**20
-    resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
-    resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_s) + 1, int(cpu_s) + 5))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_mb * 2**20, limits.file_mb * 2**20))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
 def _scratch_copy(path: Path, scratch: Path) -> None:
     """Copy the submission's own folder (its files, not sub-folders) unless it is large; else just the notebook."""
     files = [p for p in path.parent.iterdir() if p.is_file() and not p.is_symlink()]
@@ -127,8 +118,12 @@ def _scratch_copy(path: Path, scratch: Path) -> None:
 def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -> dict[str, tuple[str, str]]:
     """Run the judge on extracted code in a scratch copy of ``path``'s folder; ``{function: (status, message)}``."""
     nonce = secrets.token_hex(16)
-    job = {"nonce": nonce, "per_exercise_s": limits.per_exercise_s, "exercises": jobs}
     wall = limits.wall_s(len(jobs))
+    # The judge sets these on itself before it imports anything (tools/classroom/judge.py): setting them in
+    # a preexec_fn is unsafe with the grading threads, and the forked child of a large grader (its address
+    # space already past the memory limit) could not allocate after RLIMIT_AS and failed to start at random.
+    job_limits = {"memory_bytes": limits.memory_mb * 2**20, "cpu_s": int(wall), "file_bytes": limits.file_mb * 2**20}
+    job = {"nonce": nonce, "per_exercise_s": limits.per_exercise_s, "limits": job_limits, "exercises": jobs}
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "PYTHONPATH": str(ROOT),
@@ -157,7 +152,6 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
             stderr=errors,  # a file (capped by the file-size limit), so a flood of output costs no memory
             text=True,
             start_new_session=True,
-            preexec_fn=lambda: _limit_resources(limits, wall),  # noqa: PLW1509 - no threads touch this
         )
         fired: list[bool] = []
         timer = threading.Timer(wall, lambda: (fired.append(True), _kill(proc)))

@@ -4,8 +4,9 @@ It reads a job (JSON on stdin: the code extracted for each exercise and the chec
 one JSON line per event to the stdout it was given, tagged with the run's nonce. Before any student code
 runs it imports the checkers, takes a snapshot of the grader's own objects, makes the book's modules
 read-only and sends ``print`` output elsewhere; after each exercise it verifies the snapshot. The verdict
-is a ``CheckResult`` of the genuine class, or nothing. Limits (memory, CPU, no network) are set by the
-parent before this process starts; a per-exercise timer is set here.
+is a ``CheckResult`` of the genuine class, or nothing. The network is cut by the parent (a namespace); the
+job's limits on memory, CPU time and file size are set here before anything is imported, and a
+per-exercise timer.
 """
 
 from __future__ import annotations
@@ -89,9 +90,22 @@ def _as_child_of_init() -> None:
     os._exit(128 + os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))
 
 
+def _apply_limits(limits: dict) -> None:
+    """Cap this process (and the student code it runs) as the grader asked: address space, CPU seconds
+    (a hard limit a few seconds above, so SIGXCPU comes first), file size, and no core dumps."""
+    import resource
+
+    cpu = int(limits["cpu_s"])
+    resource.setrlimit(resource.RLIMIT_CPU, (cpu + 1, cpu + 5))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limits["file_bytes"], limits["file_bytes"]))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_AS, (limits["memory_bytes"], limits["memory_bytes"]))
+
+
 def main() -> int:
     _as_child_of_init()
     job = json.loads(sys.stdin.read())
+    _apply_limits(job["limits"])
     nonce, per_exercise = job["nonce"], float(job["per_exercise_s"])
     out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")  # the channel to the grader
     devnull = os.open(os.devnull, os.O_WRONLY)
