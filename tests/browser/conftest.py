@@ -1,8 +1,8 @@
 """Fixtures for the browser tests: the built book served on localhost, Debian's Chromium via Playwright.
 
 The browser is never downloaded: Playwright drives ``/usr/bin/chromium`` (``apt-get install chromium``).
-Every request that would leave localhost is aborted and recorded, so a test can assert the page is
-fully offline.
+No host but localhost resolves in this browser (``--host-resolver-rules``), and every request that would leave
+localhost is recorded, so a test can assert the page is fully offline.
 """
 
 from __future__ import annotations
@@ -118,6 +118,9 @@ def browser():
                 "--disable-background-networking",
                 "--disable-component-update",
                 "--disable-sync",
+                # Offline: no other host resolves. (Playwright's request routing would also do, but it turns
+                # off the HTTP cache, and a reader's browser caches the book's scripts from page to page.)
+                "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE localhost",
             ],
         )
         yield browser
@@ -134,59 +137,60 @@ class PageLog:
     dialogs: list[str] = field(default_factory=list)
 
 
-def _load(browser, url: str, *, color_scheme: str, width: int):
-    """Open ``url`` in a new browser context: (context, page, log), with widgets rendered and math typeset."""
+def new_reader_context(browser, *, color_scheme: str, width: int):
+    """A browser context as a reader's device: 390 px is a phone (touch, mobile viewport), wider a laptop.
+    Local storage is emptied at every page's start, so a page never sees what an earlier page stored."""
     context = browser.new_context(
         color_scheme=color_scheme,
         viewport={"width": width, "height": 900},
         has_touch=width < 600,
         is_mobile=width < 600,
     )
+    context.add_init_script("try { localStorage.clear(); sessionStorage.clear(); } catch (e) {}")
+    return context
+
+
+def load_page(context, url: str):
+    """Open ``url`` in a new page of ``context``: (page, log), with widgets rendered and math typeset."""
     log = PageLog()
-
-    def route(route_obj):
-        host = urlparse(route_obj.request.url).hostname or ""
-        scheme = urlparse(route_obj.request.url).scheme
-        if scheme in ("data", "blob", "about") or host in LOCAL_HOSTS:
-            route_obj.continue_()
-        else:
-            log.external_requests.append(route_obj.request.url)
-            route_obj.abort()
-
-    context.route("**/*", route)
     page = context.new_page()
+
+    def on_request(request):
+        parts = urlparse(request.url)
+        if parts.scheme not in ("data", "blob", "about") and (parts.hostname or "") not in LOCAL_HOSTS:
+            log.external_requests.append(request.url)
 
     def on_console(msg):
         if msg.type == "error":
             log.console_errors.append(msg.text)
 
-    page.on("console", on_console)
-    page.on("pageerror", lambda exc: log.page_errors.append(str(exc)))
-
     def on_dialog(dialog):
         log.dialogs.append(dialog.message)
         dialog.dismiss()
 
+    page.on("request", on_request)
+    page.on("console", on_console)
+    page.on("pageerror", lambda exc: log.page_errors.append(str(exc)))
     page.on("dialog", on_dialog)
     try:
         page.goto(url, wait_until="load")
         wait_for_widgets(page)
         wait_for_math(page)
     except Exception:
-        context.close()
+        page.close()
         raise
-    return context, page, log
+    return page, log
 
 
 @pytest.fixture
 def open_page(browser, book_url):
-    """``open_page("book/tokenization/bpe.html")`` -> (page, log): a fresh load, for a test that needs one."""
+    """``open_page("book/tokenization/bpe.html")`` -> (page, log): a fresh load in a fresh context."""
     contexts = []
 
     def _open(rel: str, *, color_scheme: str = "light", width: int = 1280):
-        context, page, log = _load(browser, f"{book_url}/{rel}", color_scheme=color_scheme, width=width)
+        context = new_reader_context(browser, color_scheme=color_scheme, width=width)
         contexts.append(context)
-        return page, log
+        return load_page(context, f"{book_url}/{rel}")
 
     yield _open
     for context in contexts:
@@ -194,10 +198,11 @@ def open_page(browser, book_url):
 
 
 @pytest.fixture(scope="session")
-def _loaded_pages():
-    pages: dict[tuple[str, int], tuple] = {}
-    yield pages
-    for context, *_rest in pages.values():
+def _loaded_pages(browser):
+    """The shared loads of ``book_page`` and, per width, the context they are opened in (one per worker)."""
+    loads: dict = {"pages": {}, "contexts": {}}
+    yield loads
+    for context in loads["contexts"].values():
         context.close()
 
 
@@ -234,7 +239,9 @@ def book_page(browser, book_url, _loaded_pages):
     1280 px, and 390 px as a phone with touch), instead of loading the page again for each check; the tests
     are ordered page by page (``pytest_collection_modifyitems`` above), so only the current page's loads are
     kept open. A test that changes the page (answers a question, opens a solution) is listed in
-    ``CHANGES_PAGE`` and runs after the readers of the same load.
+    ``CHANGES_PAGE`` and runs after the readers of the same load. The pages of one width are opened in one
+    context (a laptop, a phone), whose HTTP cache keeps the book's scripts and styles from page to page as a
+    reader's browser does; its local storage is emptied at each page's start.
 
     Dark mode is the same load switched to dark (``set_color_scheme``), not a second load: the book's and
     the widgets' styles follow ``prefers-color-scheme`` and the theme's ``data-theme`` live, so the page
@@ -243,16 +250,20 @@ def book_page(browser, book_url, _loaded_pages):
     is still made by the quick-check test of its own page, ``test_quick_check.py``.)
     """
 
+    pages, contexts = _loaded_pages["pages"], _loaded_pages["contexts"]
+
     def _get(rel: str, *, color_scheme: str = "light", width: int = 1280):
         key = (rel, width)
-        if key not in _loaded_pages:
-            for old in [k for k in _loaded_pages if k[0] != rel]:
-                _loaded_pages.pop(old)[0].close()
-            _loaded_pages[key] = (*_load(browser, f"{book_url}/{rel}", color_scheme="light", width=width), "light")
-        context, page, log, scheme = _loaded_pages[key]
+        if key not in pages:
+            for old in [k for k in pages if k[0] != rel]:
+                pages.pop(old)[0].close()
+            if width not in contexts:
+                contexts[width] = new_reader_context(browser, color_scheme="light", width=width)
+            pages[key] = (*load_page(contexts[width], f"{book_url}/{rel}"), "light")
+        page, log, scheme = pages[key]
         if scheme != color_scheme:
             set_color_scheme(page, color_scheme)
-            _loaded_pages[key] = (context, page, log, color_scheme)
+            pages[key] = (page, log, color_scheme)
         return page, log
 
     return _get
