@@ -116,35 +116,39 @@ def cold_install() -> dict:
 
 
 def fmt_s(x) -> str:
-    return "–" if x is None else (f"{x:.3g}" if isinstance(x, (int, float)) else str(x))
+    if x is None or (isinstance(x, float) and x != x):
+        return "–"
+    return f"{x:.3g}" if isinstance(x, (int, float)) else str(x)
+
+
+def _first_heading(text: str) -> str | None:
+    return next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), None)
 
 
 def chapter_titles() -> dict[str, str]:
-    """``{slug: title}`` of the chapters in reading order (the first heading of each notebook)."""
+    """``{slug: title}`` of the chapters in reading order (_toc.yml's). A chapter's slug is its folder under
+    ``book/``; its title is its chapter page's first heading (``index.md``), else its first notebook's."""
     titles = {}
-    for path in toc_notebooks():
-        nb = json.loads(Path(path).read_text(encoding="utf-8"))
-        heading = next(
-            (
-                line
-                for c in nb["cells"]
-                if c["cell_type"] == "markdown"
-                for line in "".join(c["source"]).splitlines()
-                if line.startswith("# ")
-            ),
-            "# " + Path(path).stem,
-        )
-        titles[Path(path).stem] = heading[2:].strip()
-    for index in sorted((ROOT / "book").glob("*/index.md")):  # a chapter of section pages: its chapter page
-        first = next((ln for ln in index.read_text(encoding="utf-8").splitlines() if ln.startswith("# ")), None)
-        if first:
-            titles[index.parent.name] = first[2:].strip()
+    for path in map(Path, toc_notebooks()):
+        slug = path.parent.name if path.parent != ROOT / "book" else path.stem
+        if slug in titles:
+            continue
+        index = path.parent / "index.md"
+        title = _first_heading(index.read_text(encoding="utf-8")) if index.is_file() else None
+        if title is None:
+            nb = json.loads(path.read_text(encoding="utf-8"))
+            markdown = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+            title = _first_heading(markdown) or slug
+        titles[slug] = title
     # Benchmarks of the whole book rather than of one chapter, after the chapters.
     titles["widgets"] = "The widgets on the built pages (4x CPU throttling)"
     return titles
 
 
 def _cell(x) -> str:
+    """A table cell: a missing or undefined figure (None, NaN) is a dash, not "nan"."""
+    if x is None or (isinstance(x, float) and x != x) or x == "nan":
+        return "–"
     return str(x).replace("|", "\\|").replace("\n", " ")
 
 
@@ -202,10 +206,11 @@ def markdown(rows: list[dict], notebooks: list[dict], install: dict | None, meta
             "",
             "## Executing the chapters",
             "",
-            "Each chapter notebook executed top to bottom in a fresh kernel on a 2-core machine, one thread "
-            "per process (`OMP_NUM_THREADS=1`, as `make book` and `make test` run them).",
+            "Each page of the book executed top to bottom in a fresh kernel, one page at a time, on a 2-core "
+            "machine with one thread per process (`OMP_NUM_THREADS=1`, as `make book` and `make test` run "
+            "them). The times include starting the kernel.",
             "",
-            "| notebook | seconds | target (s) | met |",
+            "| page | seconds | target (s) | met |",
             "| --- | --- | --- | --- |",
         ]
         for n in notebooks:
