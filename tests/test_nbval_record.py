@@ -140,3 +140,34 @@ def test_a_failing_notebook_is_not_recorded(tmp_path: Path) -> None:
     done = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode != 0
     assert not (tmp_path / "executed" / "bad.ipynb").exists()
+
+
+def test_a_kernel_that_dies_while_starting_is_started_again() -> None:
+    calls: list[int] = []
+
+    def dies_twice(*args, **kwargs):
+        calls.append(1)
+        if len(calls) < 3:
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        return "km", "kc"
+
+    assert nbval_record.retrying_kernel_start(dies_twice)(kernel_name="python3") == ("km", "kc")
+    assert len(calls) == 3
+    calls.clear()
+    with pytest.raises(RuntimeError, match="kernel_info"):
+        nbval_record.retrying_kernel_start(dies_twice, attempts=2)()
+    assert len(calls) == 2
+    with pytest.raises(ValueError, match="attempts"):
+        nbval_record.retrying_kernel_start(dies_twice, attempts=0)
+
+
+def test_the_plugin_makes_nbval_retry_its_kernel_start(tmp_path: Path) -> None:
+    import nbval.kernel
+
+    config = type("Config", (), {"pluginmanager": type("PM", (), {"has_plugin": lambda self, n: True})()})()
+    original = nbval.kernel.start_new_kernel
+    try:
+        nbval_record.pytest_configure(config)
+        assert nbval.kernel.start_new_kernel.retries == 3
+    finally:
+        nbval.kernel.start_new_kernel = original

@@ -20,8 +20,10 @@ send them (``store_history=True``): the notebook is tested the way a reader runs
 ``tools/execute_book.py --from DIR`` puts these notebooks into the build's execution cache, so
 ``jupyter-book build`` renders them instead of executing every notebook a second time.
 
+It also retries a kernel that dies while starting (``retrying_kernel_start``).
+
 Use: copy this file as ``conftest.py`` into the folder nbval runs from (``tools/run_tests.sh`` does), or
-load it with ``-p``. Without ``NBVAL_RECORD_DIR`` it does nothing. It only imports pytest, nbformat and
+load it with ``-p``. Without ``NBVAL_RECORD_DIR`` it records nothing. It only imports pytest, nbformat and
 nbval, so it runs in the Colab-style venv, which has no copy of this repository's ``tools``.
 """
 
@@ -139,7 +141,34 @@ def _is_cell(item: Any) -> bool:
     return type(item).__name__ == "IPyNbCell" and hasattr(item, "test_outputs")
 
 
+def retrying_kernel_start(start: Any, attempts: int = 3) -> Any:
+    """``start`` (nbval's ``start_new_kernel``) tried up to ``attempts`` times while it raises RuntimeError.
+
+    jupyter_client picks free TCP ports, closes them and hands them to the new kernel; a kernel that another
+    test worker starts at the same moment can take one of them first, and the new kernel dies before it
+    replies ("Kernel died before replying to kernel_info", jupyter/jupyter_client#154: seen here once in
+    about 1,400 kernel starts). nbval shuts the dead kernel down before it raises; each attempt picks new ports.
+    """
+    if isinstance(attempts, bool) or not isinstance(attempts, int) or attempts < 1:
+        raise ValueError(f"attempts: expected a positive int, got {attempts!r}")
+
+    def start_new_kernel(*args: Any, **kwargs: Any) -> Any:
+        for attempt in range(1, attempts + 1):
+            try:
+                return start(*args, **kwargs)
+            except RuntimeError:
+                if attempt == attempts:
+                    raise
+
+    start_new_kernel.retries = attempts
+    return start_new_kernel
+
+
 def pytest_configure(config: Any) -> None:
+    import nbval.kernel
+
+    if not hasattr(nbval.kernel.start_new_kernel, "retries"):  # always, recording or not
+        nbval.kernel.start_new_kernel = retrying_kernel_start(nbval.kernel.start_new_kernel)
     directory = os.environ.get(RECORD_ENV)
     if not directory or config.pluginmanager.has_plugin("nbval-record"):
         return
