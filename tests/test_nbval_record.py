@@ -161,7 +161,7 @@ def test_a_kernel_that_dies_while_starting_is_started_again() -> None:
         nbval_record.retrying_kernel_start(dies_twice, attempts=0)
 
 
-def test_the_plugin_makes_nbval_retry_its_kernel_start(tmp_path: Path) -> None:
+def test_the_plugin_makes_nbval_retry_its_kernel_start() -> None:
     import nbval.kernel
 
     config = type("Config", (), {"pluginmanager": type("PM", (), {"has_plugin": lambda self, n: True})()})()
