@@ -41,16 +41,6 @@ def _f(p: float, r: float, beta: float) -> float:
     return 0.0 if p == 0 and r == 0 else (1 + beta**2) * p * r / (beta**2 * p + r)
 
 
-def _raises_zero_division(f_beta: Callable) -> bool:
-    try:
-        f_beta(0.0, 0.0)
-    except ZeroDivisionError:
-        return True
-    except Exception:  # noqa: BLE001 - any other error is reported by ex.call
-        return False
-    return False
-
-
 def check_f_beta(f_beta: Callable) -> CheckResult:
     """``f_beta(precision, recall, beta=1.0)`` = (1 + b^2) P R / (b^2 P + R), and 0 when P = R = 0."""
     with Checker("F-beta from precision and recall") as ex:
@@ -72,13 +62,16 @@ def check_f_beta(f_beta: Callable) -> CheckResult:
             ex.expect_close(
                 got, want, what=f"f_beta({p}, {r}, {beta})", hint="Use (1 + beta**2) * P * R / (beta**2 * P + R)."
             )
-        if _raises_zero_division(f_beta):
+        got, error = ex.try_call(f_beta, 0.0, 0.0)
+        if isinstance(error, ZeroDivisionError):
             ex.fail(
                 "f_beta(0.0, 0.0) raised ZeroDivisionError. A classifier that finds nothing right scores 0: "
                 "return 0.0 instead of dividing by zero."
             )
+        if error is not None:
+            ex.fail(f"calling f_beta(0.0, 0.0) raised {type(error).__name__}: {error}.")
         ex.expect_close(
-            ex.call(f_beta, 0.0, 0.0),
+            got,
             0.0,
             what="f_beta(0.0, 0.0)",
             hint="A classifier that finds nothing right scores 0: return 0.0 instead of dividing by zero.",

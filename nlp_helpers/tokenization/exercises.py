@@ -233,6 +233,11 @@ def _log_likelihood_reference(text: str, log_probs: dict) -> float:
     return top + math.log(sum(math.exp(x - top) for x in scores))
 
 
+def _no_error(ex: Checker, error: Exception | None, call: str) -> None:
+    if error is not None:
+        ex.fail(f"calling {call} raised {type(error).__name__}: {error}.")
+
+
 def check_unigram_log_likelihood(unigram_log_likelihood: Callable) -> CheckResult:
     """``unigram_log_likelihood(text, log_probs)``: log of the total probability of all segmentations."""
     with Checker("Unigram: the probability of a string, over all its segmentations") as ex:
@@ -253,26 +258,25 @@ def check_unigram_log_likelihood(unigram_log_likelihood: Callable) -> CheckResul
                 hint="Viterbi's recursion with the max replaced by a sum: alpha[j] = logsumexp over "
                 "i < j of alpha[i] + log_probs[text[i:j]], alpha[0] = 0.",
             )
-        try:  # the empty string: a ValueError here is the mistake, not a crash
-            unigram_log_likelihood("", dict(lp))
-        except ValueError as exc:
+        got, error = ex.try_call(unigram_log_likelihood, "", lp)
+        if isinstance(error, ValueError):
             ex.fail(
-                f'unigram_log_likelihood("", log_probs) raised ValueError ({exc}): the empty string has '
+                f'unigram_log_likelihood("", log_probs) raised ValueError ({error}): the empty string has '
                 "exactly one segmentation, the empty one, with probability 1: return 0.0."
             )
-        except Exception:  # noqa: BLE001 - reported by ex.call just below
-            pass
+        _no_error(ex, error, 'unigram_log_likelihood("", log_probs)')
         ex.expect_close(
-            ex.call(unigram_log_likelihood, "", lp),
+            got,
             0.0,
             what='unigram_log_likelihood("", log_probs)',
             hint="The empty string has exactly one segmentation, the empty one: probability 1, log 0.",
         )
         long = "abc" * 400  # probability about e**-1004 (underflows as a float): only log space works
-        try:
-            value = unigram_log_likelihood(long, lp)
-        except ValueError:  # a product of raw probabilities underflows to 0: "no segmentation"
+        value, error = ex.try_call(unigram_log_likelihood, long, lp)
+        if isinstance(error, ValueError):  # a product of raw probabilities underflows to 0: "no segmentation"
             value = -math.inf
+        else:
+            _no_error(ex, error, "unigram_log_likelihood('abc' * 400, log_probs)")
         ex.expect(
             isinstance(value, (int, float)) and math.isfinite(value),
             "unigram_log_likelihood('abc' * 400, log_probs) should be a finite number (about -1004): add log "
