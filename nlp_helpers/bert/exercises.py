@@ -206,6 +206,7 @@ def check_masked_max(masked_max: Callable) -> CheckResult:
             what="masked_max with a sentence whose mask is all 0",
             hint="A sentence without real tokens has no max: raise ValueError naming attention_mask "
             "instead of returning -inf.",
+            mentions="attention_mask",
         )
     return ex.result
 

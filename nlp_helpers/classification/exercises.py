@@ -234,7 +234,7 @@ def check_compare_feature_sets(compare_feature_sets: Callable) -> CheckResult:
             return doc + [a + "_" + b for a, b in pairwise(doc)]
 
         for transform, name in [(mark_negation, "mark_negation"), (bigrams, "bigrams")]:
-            want = _reference_compare(tr_docs, tr_y, te_docs, te_y, transform, 2000, 7)
+            want = ex.reference(_reference_compare, tr_docs, tr_y, te_docs, te_y, transform, 2000, 7)
             got = ex.call(compare_feature_sets, tr_docs, tr_y, te_docs, te_y, transform, 2000, 7)
             ex.expect(
                 isinstance(got, dict) and {"acc_a", "acc_b", "p_value"} <= set(got),
@@ -293,9 +293,9 @@ def check_approximate_randomization(approximate_randomization: Callable) -> Chec
     """``approximate_randomization(gold, pred_a, pred_b, n_samples, seed)`` -> p-value of "A is better than B"."""
     with Checker("Approximate randomization test") as ex:
         gold, a, b = _systems(400, 0.78, 0.76, 5)  # accuracy .78 vs .74: p about 0.14
+        want = ex.reference(_approximate_randomization, gold, a, b, 40000, 123)
         got = float(ex.call(approximate_randomization, gold, a, b, 5000, 0))
         ex.expect(0.0 <= got <= 1.0, f"a p-value is a probability, got {got}.")
-        want = _approximate_randomization(gold, a, b, 40000, 123)
         # Monte Carlo error of 5,000 samples: sd <= 0.007 here, so 0.035 is five sd.
         if abs(got - want) > 0.035:
             if abs(got - _approximate_randomization(gold, b, a, 40000, 123)) < 0.035:

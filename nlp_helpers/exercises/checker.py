@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from nlp_helpers.exercises.guard import TimeUp, copy_inputs, find_change, run_limited
+from nlp_helpers.exercises.guard import TimeUp, copy_inputs, find_change, run_limited, switched_off
 from nlp_helpers.exercises.messages import (
     TIME_SCALE_ENV,
     exception_names,
@@ -147,7 +147,9 @@ class Checker:
     the first time each call is made in this process, else the slowest computation timed with
     :meth:`reference`. ``max_calls`` (default ``MAX_CALLS``) bounds how many calls the checker may make, so that
     a slow answer can never keep a notebook busy for long. ``allow_none=True`` is for exercises whose function
-    may legitimately return None.
+    may legitimately return None. ``forbidden`` (``{"dropout": dropout}``) names helpers the exercise asks the
+    student to build: while the answer runs they raise an error, and calling one is a wrong answer whose
+    verdict says so (``forbidden_hint`` adds what to use instead).
     """
 
     def __init__(
@@ -158,6 +160,8 @@ class Checker:
         max_calls: int = MAX_CALLS,
         allow_none: bool = False,
         reference: Callable[..., Any] | None = None,
+        forbidden: dict[str, Any] | None = None,
+        forbidden_hint: str = "",
     ) -> None:
         if not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
@@ -168,6 +172,8 @@ class Checker:
         self.max_calls = max_calls
         self.allow_none = allow_none
         self._reference_fn = reference
+        self.forbidden = dict(forbidden or {})
+        self.forbidden_hint = forbidden_hint
         self.calls = 0  # calls of the student's function so far
         self.result: CheckResult | None = None
         self._answered = False  # the student's function has returned a value
@@ -280,8 +286,10 @@ class Checker:
         call = f"{getattr(fn, '__name__', 'your function')}{format_args(shared, kw_shared)}"
         ref, ref_name = self._reference_cpu(call, shared, kw_shared)
         limit = (self.time_limit + REFERENCE_FACTOR * ref) * time_scale()
+        used: list[str] = []
         try:
-            value, _ = run_limited(fn, given, given_kw, limit)
+            with switched_off(fn, self.forbidden) as used:
+                value, _ = run_limited(fn, given, given_kw, limit)
         except NotImplementedError:
             self._finish(
                 NOT_YET, "replace `raise NotImplementedError` with your implementation, then run this cell again."
@@ -299,7 +307,9 @@ class Checker:
         except RecursionError as exc:
             self.fail(recursion_message(call, traceback.extract_tb(exc.__traceback__)[-1].lineno))
         except Exception as exc:  # noqa: BLE001 - we report any student error
+            self._check_forbidden(used, call)
             return None, exc, call
+        self._check_forbidden(used, call)
         names = parameter_names(fn, len(args))
         changes = [(names[i], find_change(a, g)) for i, (a, g) in enumerate(zip(shared, given)) if i not in in_place]
         changes += [(k, find_change(kw_shared[k], given_kw[k])) for k in kwargs if k not in in_place_kw]
@@ -311,6 +321,13 @@ class Checker:
                     "`xs = list(xs)`, `t = t.clone()`) or build a new result."
                 )
         return value, None, call
+
+    def _check_forbidden(self, used: list[str], call: str) -> None:
+        if used:
+            self.fail(
+                f"{call} calls `{used[0]}`: this exercise asks you to build it yourself (that helper is switched "
+                f"off while the checker runs your function). {self.forbidden_hint}".strip()
+            )
 
     def expect(self, condition: bool, message: str) -> None:
         """Fail with ``message`` unless ``condition`` holds."""
@@ -344,12 +361,19 @@ class Checker:
         *args: Any,
         what: str,
         hint: str = "",
+        mentions: str = "",
     ) -> None:
-        """Fail unless calling ``fn(*args)`` raises one of ``exc_types`` (an edge case students forget)."""
+        """Fail unless calling ``fn(*args)`` raises one of ``exc_types`` (an edge case students forget) whose
+        message contains ``mentions`` (e.g. the name of the argument at fault), if given."""
         _, error, call = self._run(fn, args, {})
         if error is None:
             self.fail(f"{what} should raise {exception_names(exc_types)}, but returned normally. {hint}".strip())
         if not isinstance(error, exc_types):
             self.fail(
                 f"{what} should raise {exception_names(exc_types)}, but raised {type(error).__name__}: {error}. {hint}".strip()
+            )
+        if mentions and mentions not in str(error):
+            self.fail(
+                f"{what} raised {type(error).__name__}, but its message ({str(error)[:120]!r}) does not name "
+                f"`{mentions}`: say which argument is wrong, so the caller knows what to fix. {hint}".strip()
             )

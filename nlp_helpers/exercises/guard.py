@@ -13,6 +13,9 @@
   it returns; pure-Python loops are stopped within a few milliseconds of the limit. ``KeyboardInterrupt``
   (Ctrl-C, the kernel's stop button) passes through unchanged.
 * :func:`run_with_time_limit` is the same with only a CPU limit, for callers that need no usage figures.
+* :func:`switched_off` replaces, for the length of a call, helpers an exercise asks the student to build (the
+  page's ``dropout``, ``np.tanh`` where the answer must use only a sigmoid) by a stub that raises
+  :class:`HelperSwitchedOff`, wherever the answer could reach them: its globals and the helper's module.
 * :func:`copy_inputs` deep-copies plain data (numbers, strings, lists, tuples, dicts, sets, numpy arrays,
   torch tensors) and passes any other object (a model, a random generator, a callable) as it is.
 * :func:`find_change` compares a copy handed to the student with the original afterwards.
@@ -21,11 +24,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import ctypes
+import inspect
 import signal
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +40,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "HelperSwitchedOff",
     "TimeUp",
     "Usage",
     "copy_inputs",
@@ -41,6 +49,7 @@ __all__ = [
     "is_plain_data",
     "run_limited",
     "run_with_time_limit",
+    "switched_off",
 ]
 
 WALL_FACTOR = 20.0  # the wall-clock backstop: this many times the CPU limit (a machine 20x busier still passes)
@@ -84,10 +93,13 @@ def run_limited(
     *,
     wall_limit: float | None = None,
     idle_limit: float | None = None,
+    stop: type[BaseException] = TimeUp,
 ) -> tuple[Any, Usage]:
     """``(fn(*args, **kwargs), usage)``; :class:`TimeUp` once the call has used ``cpu_limit`` CPU seconds, has
     waited ``idle_limit`` seconds without computing (default: ``cpu_limit``, at least 2 s) or has run
-    ``wall_limit`` wall-clock seconds (default: ``WALL_FACTOR`` x ``cpu_limit``, at least ``WALL_FLOOR``)."""
+    ``wall_limit`` wall-clock seconds (default: ``WALL_FACTOR`` x ``cpu_limit``, at least ``WALL_FLOOR``).
+    ``stop`` is the exception raised (called as ``stop(cpu, wall, reason)``), e.g. a grader's own, so that
+    a checker's handling of :class:`TimeUp` cannot catch it."""
     for name, value in (("seconds", cpu_limit), ("wall_limit", wall_limit), ("idle_limit", idle_limit)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
             raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
@@ -96,7 +108,7 @@ def run_limited(
         wall=float(wall_limit) if wall_limit is not None else max(WALL_FACTOR * cpu_limit, WALL_FLOOR),
         idle=float(idle_limit) if idle_limit is not None else max(float(cpu_limit), 2.0),
     )
-    watch = _Watch(limits)
+    watch = _Watch(limits, stop)
     use_signal = _signal_usable()
     previous = signal.signal(_SIGNAL, watch.on_signal) if use_signal else None
     watch.start(use_signal)
@@ -106,7 +118,7 @@ def run_limited(
         finally:
             watch.finished = True  # one store: a signal arriving after it is ignored
             usage = watch.stop()
-    except TimeUp as exc:  # the asynchronous path raises the class: give it the figures
+    except stop as exc:  # the asynchronous path raises the class: give it the figures
         raise (watch.stopped or exc) from None
     finally:
         if use_signal:
@@ -146,12 +158,12 @@ def _thread_state(native_id: int | None) -> str | None:
 class _Watch:
     """The watchdog thread: measures the call's CPU and wall-clock time and stops it at a limit."""
 
-    def __init__(self, limits: _Limits) -> None:
-        self.limits = limits
+    def __init__(self, limits: _Limits, stop: type[BaseException]) -> None:
+        self.limits, self.stop_type = limits, stop
         self.target = threading.get_ident()
         self.native_id = getattr(threading.current_thread(), "native_id", None)
         self.lock, self.done = threading.Lock(), threading.Event()
-        self.stopped: TimeUp | None = None
+        self.stopped: BaseException | None = None
         self.finished = False  # set by the calling thread as soon as the call is over
         self.cpu0 = self.wall0 = 0.0
 
@@ -187,10 +199,10 @@ class _Watch:
             reason = "cpu" if cpu > lim.cpu else "idle" if idle > lim.idle else "wall" if wall > lim.wall else None
             if reason and (fired_at is None or wall - fired_at > 1.0):  # again every second if swallowed
                 fired_at = wall
-                self._fire(TimeUp(cpu, wall, reason))
+                self._fire(self.stop_type(cpu, wall, reason))
             poll = min(0.05, lim.cpu / 10, poll * 1.5)
 
-    def _fire(self, error: TimeUp) -> None:
+    def _fire(self, error: BaseException) -> None:
         with self.lock:
             if self.done.is_set() or self.finished:
                 return
@@ -198,7 +210,77 @@ class _Watch:
             if self.use_signal:
                 signal.pthread_kill(self.target, _SIGNAL)
             else:
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target), ctypes.py_object(TimeUp))
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                    ctypes.c_ulong(self.target), ctypes.py_object(self.stop_type)
+                )
+
+
+# ---------------------------------------------------------------------------------------- helpers switched off
+class HelperSwitchedOff(Exception):  # noqa: N818 - read as "this helper is switched off"
+    """Raised by a helper the exercise asks the student to build, when the answer calls it."""
+
+
+def _stub(name: str, calls: list[str]) -> Callable[..., Any]:
+    def switched_off_helper(*args: Any, **kwargs: Any) -> Any:  # noqa: ARG001 - any call is refused
+        calls.append(name)
+        raise HelperSwitchedOff(
+            f"`{name}` is switched off while the checker runs your function: this exercise asks you to build "
+            "it yourself."
+        )
+
+    return switched_off_helper
+
+
+def _globals_of(fn: Any) -> list[dict]:
+    """The global namespaces the answer's code runs in (through ``functools.wraps`` wrappers)."""
+    found, seen = [], set()
+    for f in (fn, inspect.unwrap(fn) if callable(fn) else fn):
+        f = getattr(f, "__func__", f)
+        g = getattr(f, "__globals__", None)
+        if isinstance(g, dict) and id(g) not in seen:
+            seen.add(id(g))
+            found.append(g)
+    return found
+
+
+@contextlib.contextmanager
+def switched_off(fn: Any, helpers: dict[str, Any]) -> Any:
+    """Within the block, each helper of ``helpers`` (``{"dropout": dropout}``, matched by identity) is a stub
+    raising :class:`HelperSwitchedOff` in ``fn``'s globals (under any name) and in the module that defines it;
+    yields the list of the helpers' names the answer called. Everything is restored afterwards."""
+    calls: list[str] = []
+    restore: list[tuple[Any, str, Any]] = []
+    by_id = {id(obj): (name, _stub(name, calls)) for name, obj in helpers.items()}
+    try:
+        for g in _globals_of(fn):
+            for key, value in list(g.items()):
+                if id(value) in by_id:
+                    restore.append((g, key, value))
+                    g[key] = by_id[id(value)][1]
+        for name, obj in helpers.items():
+            owner: Any = sys.modules.get(getattr(obj, "__module__", None) or "")
+            attr = getattr(obj, "__name__", name)
+            if vars(owner).get(attr) is not obj if owner is not None else True:
+                *path, attr = getattr(obj, "__qualname__", attr).split(".")
+                for part in path:  # a method: the class that defines it
+                    owner = getattr(owner, part, None)
+            if owner is not None and vars(owner).get(attr) is obj:
+                restore.append((owner, attr, obj))
+                _set(owner, attr, by_id[id(obj)][1])
+        yield calls
+    finally:
+        for where, key, value in reversed(restore):
+            if isinstance(where, dict):
+                where[key] = value
+            else:
+                _set(where, key, value)
+
+
+def _set(owner: Any, attr: str, value: Any) -> None:
+    if isinstance(owner, types.ModuleType):
+        types.ModuleType.__setattr__(owner, attr, value)  # also a module the grader made read-only
+    else:
+        setattr(owner, attr, value)
 
 
 # ---------------------------------------------------------------------------------------- copies of inputs

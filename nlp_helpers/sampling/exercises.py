@@ -94,7 +94,7 @@ def check_sampling_by_hand(by_hand_sampling: Callable) -> CheckResult:
 
 def check_distinct_n(fn: Callable) -> CheckResult:
     """``fn(sequences, n)`` -> distinct n-grams / all n-grams, pooled over all sequences; ValueError if none."""
-    with Checker("Distinct-n") as ex:
+    with Checker("Distinct-n", forbidden={"distinct_n": distinct_n}) as ex:
         seqs = [["the", "cat", "sat"], ["the", "cat", "ran"], ["a", "dog"]]
         for n in (1, 2):
             ex.expect_close(
@@ -238,7 +238,7 @@ def check_generate_cached(fn: Callable) -> CheckResult:
         try:
             for prompt, n in (([3, 1, 4, 1, 5], 8), ([2], 6), ([7, 0, 9, 2, 6, 5, 3, 5, 8, 9], 6)):
                 ids = torch.tensor([prompt])
-                want = _greedy_uncached(model, ids, n)[0].tolist()
+                want = ex.reference(_greedy_uncached, model, ids, n)[0].tolist()
                 embedded.clear()
                 got = ex.call(fn, model, ids.clone(), n)
                 if not isinstance(got, torch.Tensor) or got.dim() != 2 or got.shape[0] != 1:

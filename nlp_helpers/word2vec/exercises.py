@@ -27,7 +27,7 @@ W2 = np.array([[0, 1, 1, 1, 0], [1, 1, 0, 0, 1], [0, -1, 0, -1, -1]], dtype=floa
 
 def check_cbow_probabilities(cbow_probabilities: Callable) -> CheckResult:
     """``cbow_probabilities(context_ids, W1, W2)`` -> the (V,) softmax over the centre word."""
-    with Checker("CBOW forward pass") as ex:
+    with Checker("CBOW forward pass", forbidden={"cbow_forward": cbow_forward}) as ex:
         got = ex.call(cbow_probabilities, [0, 2], W1, W2)
         ex.expect_close(
             got,
@@ -59,7 +59,7 @@ def check_cbow_probabilities(cbow_probabilities: Callable) -> CheckResult:
 def check_noise_probs(noise_probs: Callable) -> CheckResult:
     """``noise_probs(counts, power=0.75)`` -> P(w) proportional to count(w)**power."""
     counts = np.array([150, 70, 70, 50, 20, 1])
-    with Checker("The noise distribution") as ex:
+    with Checker("The noise distribution", forbidden={"noise_distribution": noise_distribution}) as ex:
         got = ex.call(noise_probs, counts)
         ex.expect_close(
             got,
@@ -176,7 +176,7 @@ def check_nearest_words(nearest_words: Callable) -> CheckResult:
     words = ["cat", "dog", "car", "truck", "kitten"]
     vectors = np.array([[1.0, 0.1], [0.9, 0.3], [0.1, 1.0], [0.2, 5.0], [0.5, 0.02]])
     wv = WordVectors(words, vectors)
-    with Checker("Cosine nearest neighbours") as ex:
+    with Checker("Cosine nearest neighbours", forbidden={"WordVectors.most_similar": WordVectors.most_similar}) as ex:
         got = list(ex.call(nearest_words, "cat", words, vectors, 2))
         want = [w for w, _ in wv.most_similar("cat", 2)]
         if not all(isinstance(w, str) for w in got):

@@ -119,6 +119,13 @@ def abstain_ignores_allowed(start, end, allowed, max_len, threshold):
     return abstain_ok(start, end, ok, max_len, threshold)
 
 
+def max_error_without_the_argument(hidden, mask):  # raises, but does not say which argument is wrong
+    try:
+        return max_loops(hidden, mask)
+    except ValueError:
+        raise ValueError("no real token") from None
+
+
 CATALOGUE = {
     ex.check_greedy_wordpiece: Catalogue(
         correct=[wp_ok, wp_recursive],
@@ -145,6 +152,7 @@ CATALOGUE = {
             Wrong(max_multiplies_by_mask, "-inf"),
             Wrong(max_mean_instead, "mean of the real tokens"),
             Wrong(max_no_empty_check, "ValueError"),
+            Wrong(max_error_without_the_argument, ("does not name", "attention_mask")),
         ],
     ),
     ex.check_c_tf_idf: Catalogue(

@@ -68,6 +68,9 @@ PRICES_WRONG = {
     "no decimals": (lambda t: re.findall(r"\$\d+(?:,\d{3})*", t), "decimal"),
     # requirement: a final '.' or ',' is not part of the price
     "greedy punctuation": (lambda t: re.findall(r"\$[\d.,]+", t), "punctuation"),
+    # requirement: a full stop or comma after an integer amount is not part of it ("It costs $12.")
+    "integer keeps the full stop": (lambda t: re.findall(r"\$\d+(?:,\d{3})*(?:\.\d*)?", t), "punctuation"),
+    "integer keeps the comma": (lambda t: re.findall(r"\$\d[\d,]*(?:\.\d+)?", t), "punctuation"),
     # requirement: '$' immediately followed by digits
     "space allowed": (lambda t: re.findall(r"\$ ?\d+(?:,\d{3})*(?:\.\d+)?", t), "immediately"),
     # requirement: numbers without '$' are not prices
@@ -340,6 +343,16 @@ UNIGRAM_WRONG = {
     # requirement: 0.0 for the empty string
     "empty raises": (loglik_empty_raises, "empty string"),
 }
+
+
+# --------------------------------------------------------------------------- the page's helper is off
+def max_match_by_the_helper(text, vocabulary):  # one call of the page's helper: not the exercise
+    from nlp_helpers.tokenization.segmentation import max_match
+
+    return max_match(text, vocabulary)
+
+
+MAXMATCH_WRONG["calls the page's max_match"] = (max_match_by_the_helper, "build it yourself")
 
 
 # --------------------------------------------------------------------------- the tests
