@@ -335,9 +335,19 @@ class Checker:
             self.fail(message)
 
     def expect_close(
-        self, got: Any, want: Any, *, what: str, hint: str = "", rtol: float = 1e-6, atol: float = 1e-9
+        self,
+        got: Any,
+        want: Any,
+        *,
+        what: str,
+        hint: str = "",
+        rtol: float = 1e-6,
+        atol: float = 1e-9,
+        reveal: bool = True,
     ) -> None:
-        """Fail unless ``got`` equals ``want`` numerically (same shape, within ``rtol``/``atol``)."""
+        """Fail unless ``got`` equals ``want`` numerically (same shape, within ``rtol``/``atol``).
+
+        ``reveal=False`` keeps ``want`` out of the message: for a number the student is asked to work out."""
         try:
             g = np.asarray(got, dtype=float)
         except (TypeError, ValueError):
@@ -347,10 +357,14 @@ class Checker:
             self.fail(f"{what} should have shape {w.shape}, got {g.shape}. {hint}".strip())
         if not np.allclose(g, w, rtol=rtol, atol=atol, equal_nan=False):
             shown_w, shown_g = format_pair(w, g)
+            if not reveal:
+                self.fail(f"{what} is not right yet (got {shown_g}). {hint}".strip())
             self.fail(f"{what} should be {shown_w}, got {shown_g}. {hint}".strip())
 
-    def expect_equal(self, got: Any, want: Any, *, what: str, hint: str = "") -> None:
-        """Fail unless ``got == want`` (for tokens, lists, strings)."""
+    def expect_equal(self, got: Any, want: Any, *, what: str, hint: str = "", reveal: bool = True) -> None:
+        """Fail unless ``got == want`` (for tokens, lists, strings); ``reveal=False`` keeps ``want`` out."""
+        if got != want and not reveal:
+            self.fail(f"{what} is not right yet (got {got!r}). {hint}".strip())
         if got != want:
             self.fail(f"{what} should be {want!r}, got {got!r}. {hint}".strip())
 

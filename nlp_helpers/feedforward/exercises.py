@@ -109,7 +109,8 @@ def check_inverted_dropout(inverted_dropout: Callable) -> CheckResult:
             got,
             dropout(x, 0.5, np.random.default_rng(7)),
             what="inverted_dropout(x, 0.5, rng(7))",
-            hint="keep = gen.random(x.shape) >= p; return x * keep / (1 - p).",
+            hint="Check the mask rule of the exercise (which draws keep an entry) and that the kept entries are "
+            "rescaled so the expected value of each entry stays the same.",
         )
         ex.expect_close(
             ex.call(inverted_dropout, x.copy(), 0.0, np.random.default_rng(7)),
@@ -165,7 +166,7 @@ def check_layer_norm_backward(layer_norm_backward: Callable) -> CheckResult:
         if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), unbiased, rtol=1e-6, atol=1e-9):
             ex.fail(
                 "your gradient uses the unbiased variance (divide by d - 1). Layer normalisation uses the biased "
-                "variance: sigma = sqrt(x.var(axis=1) + eps), dividing by d."
+                "variance (divide by d)."
             )
         ex.expect_close(
             got,
@@ -173,8 +174,8 @@ def check_layer_norm_backward(layer_norm_backward: Callable) -> CheckResult:
             what="layer_norm_backward(x, dy) for x, dy of shape (3, 5)",
             rtol=1e-6,
             atol=1e-9,
-            hint="With x_hat = (x - mu) / sigma: dx = (dy - mean(dy) - x_hat * mean(dy * x_hat)) / "
-            "sigma, means over each row's features.",
+            hint="x_hat depends on x directly and through the row's mean and variance: the gradient has a "
+            "term for each path. Check your derivation on one row against autograd.",
         )
         ones = np.ones((2, 4))
         ex.expect_close(

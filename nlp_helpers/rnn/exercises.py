@@ -68,12 +68,12 @@ def check_rnn_params(rnn_params: Callable) -> CheckResult:
                 got_int = None
             if got_int is not None and got_int != want and got_int in hints:
                 ex.fail(
-                    f"rnn_params({cell!r}, {d_in}, {hidden}) returned {got_int}, PyTorch counts {want}. "
-                    + hints[got_int]
+                    f"rnn_params({cell!r}, {d_in}, {hidden}) returned {got_int}, not PyTorch's count. " + hints[got_int]
                 )
             ex.expect_equal(
                 got_int,
                 want,
+                reveal=False,
                 what=f"rnn_params({cell!r}, {d_in}, {hidden})",
                 hint="Count, per gate block, W (hidden x d_in), U (hidden x hidden) and two biases of length hidden.",
             )

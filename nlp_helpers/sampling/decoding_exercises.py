@@ -291,7 +291,10 @@ def _contrastive(
 
 
 _CS_MISTAKES = [
-    ({"weight_p": False}, "Weight the model's confidence by (1 - alpha): score = (1 - alpha) p(v) - alpha * penalty."),
+    (
+        {"weight_p": False},
+        "Weight the model's confidence too, not only the penalty: both terms of the score have a weight.",
+    ),
     ({"sim": "dot"}, "The penalty uses the cosine similarity (normalise both hidden states), not the dot product."),
     (
         {"agg": "min"},

@@ -139,7 +139,8 @@ def check_osa_distance(osa_distance: Callable) -> CheckResult:
                 got,
                 want,
                 what=f"osa_distance({a!r}, {b!r})",
-                hint=f"{note}. Add the case D[i-2, j-2] + 1 when a[i-1] == b[j-2] and a[i-2] == b[j-1].",
+                hint=f"{note}. A transposition is one more case of the recurrence: when may a cell look two "
+                "characters back in both strings, and at what cost?",
             )
         rng = random.Random(_seed(0))
         for _ in range(8):
@@ -183,8 +184,8 @@ def check_bpe_encode(bpe_encode: Callable) -> CheckResult:
                 [int(i) for i in got],
                 _encode_ids_reference(text, BPE_ID_MERGES),
                 what=f"bpe_encode({text!r}, BPE_ID_MERGES)",
-                hint="Cut the text with pretokenize, turn each chunk into its UTF-8 bytes "
-                "(list(chunk.encode('utf-8'))) and merge inside each chunk only.",
+                hint="Cut the text with pretokenize, turn each chunk into its UTF-8 bytes and merge inside each "
+                "chunk only.",
             )
         ex.expect_equal(
             list(ex.call(bpe_encode, "abc", {(98, 99): 256, (97, 98): 257})),
@@ -255,8 +256,8 @@ def check_unigram_log_likelihood(unigram_log_likelihood: Callable) -> CheckResul
                 want,
                 rtol=1e-9,
                 what=f"unigram_log_likelihood({text!r}, log_probs)",
-                hint="Viterbi's recursion with the max replaced by a sum: alpha[j] = logsumexp over "
-                "i < j of alpha[i] + log_probs[text[i:j]], alpha[0] = 0.",
+                hint="All segmentations count, not only the best: Viterbi's recursion with the max replaced by a "
+                "sum (a log-sum-exp in log space) over where the last piece starts.",
             )
         got, error = ex.try_call(unigram_log_likelihood, "", lp)
         if isinstance(error, ValueError):
@@ -328,12 +329,12 @@ def check_first_merges(first_merges: object) -> CheckResult:
         )
         ex.expect(
             not any(isinstance(m, str) for m in first_merges),
-            "Write each merge as the pair it joins, ('u', 'g'), not as the new symbol 'ug': "
+            "Write each merge as the pair it joins, ('x', 'y'), not as the new symbol 'xy': "
             "the new symbol does not say where the split was.",
         )
         ex.expect(
             all(isinstance(m, tuple) and len(m) == 2 and all(isinstance(x, str) for x in m) for m in first_merges),
-            f"Each merge should be a tuple of two strings (left, right), e.g. ('u', 'g'); got {first_merges!r}.",
+            f"Each merge should be a tuple of two strings (left, right), e.g. ('x', 'y'); got {first_merges!r}.",
         )
         ex.expect(
             len(first_merges) == 3,

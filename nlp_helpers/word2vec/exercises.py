@@ -144,22 +144,22 @@ def check_train_cbow_ns(train_cbow_ns: Callable) -> CheckResult:
         no_add_at = _cbow_ns_reference(examples, negatives, W_in, W_out, 0.1, add_at=False)
         if not close(g_out, want[1]) and close(g_out, no_add_at[1]):
             ex.fail(
-                "W_out after one pass is off: a noise word drawn twice for one example must move twice. Use "
-                "np.add.at(W_out, negs, ...) instead of W_out[negs] -= ... (it keeps only one of the updates)."
+                "W_out after one pass is off: a noise word drawn twice for one example must move twice, but an "
+                "update through an index array with repeats keeps only one of them. Accumulate the repeats."
             )
         ex.expect_close(
             g_out,
             want[1],
             what="W_out after one pass",
-            hint="Update u_c by -lr (σ(u_c·h) - 1) h and each noise vector by -lr σ(u_n·h) h, all computed "
-            "from the parameters before the example's update.",
+            hint="Derive the gradient of the example's loss with respect to u_c and to each noise vector, and "
+            "compute every update of an example from the parameters before that example's update.",
         )
         ex.expect_close(
             g_in,
             want[0],
             what="W_in after one pass",
-            hint="dL/dh = (σ(u_c·h) - 1) u_c + Σ σ(u_n·h) u_n; every context row gets -lr dL/dh / m, and a "
-            "context word that occurs twice gets it twice (np.add.at).",
+            hint="Derive dL/dh (the centre word's and every noise word's terms), then how much of it reaches each "
+            "of the m context rows that h averages; a context word that occurs twice is updated twice.",
         )
         ex.expect_close(
             g_loss,

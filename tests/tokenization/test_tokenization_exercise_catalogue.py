@@ -26,6 +26,7 @@ from nlp_helpers.tokenization.exercises import (
     check_osa_distance,
     check_unigram_log_likelihood,
 )
+from tests.exercise_helpers import assert_hint_tells_not
 from tests.tokenization.test_tokenization_exercises import (
     encode_ids_characters,
     encode_ids_huggingface,
@@ -385,6 +386,7 @@ def test_typical_wrong_answers_are_rejected_with_a_hint_naming_the_mistake(check
     result = checker(answer)
     assert result.status == "wrong", str(result)
     assert hint.lower() in result.message.lower(), str(result)
+    assert_hint_tells_not(checker, result.message)
 
 
 def test_every_exercise_has_two_right_answers_and_several_wrong_ones():

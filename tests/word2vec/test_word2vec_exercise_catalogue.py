@@ -196,7 +196,7 @@ CATALOGUE = {
         correct=[train_closed_form, train_autograd],
         wrong=[
             Wrong(train_sum_gradient_to_every_context_row, ("mean", "W_in")),
-            Wrong(train_fancy_index_update, ("np.add.at", "W_out")),
+            Wrong(train_fancy_index_update, ("Accumulate the repeats", "W_out")),
             Wrong(train_in_place, ("modified its input", "`W_in`")),
             Wrong(train_no_loss, "tuple"),
         ],

@@ -3,10 +3,15 @@
 Every ``.ipynb`` under the folder is read (never changed), matched to a page of the release (by the
 ``nlp_classroom`` metadata the release stamps, else by its exercise labels), and the code each exercise
 needs is extracted (``tools.classroom.extract``). A separate judge process (``tools.classroom.judge``)
-then runs it in a scratch copy of the submission's folder, with limits on memory, CPU time, file size
-and wall-clock time, in a network namespace with no network when the system allows one, and calls the
-book's checkers there. Results are cached by the submission's content: a second run regrades only the
-submissions that changed.
+then runs it in a scratch copy of the submission's folder, with limits on memory, CPU time and file size,
+in a network namespace with no network when the system allows one, and calls the book's checkers there.
+
+Time is limited in **CPU seconds**, never in wall-clock seconds, so that a busy or slow machine grades a
+correct answer correct: each exercise may use ``per_exercise_s`` plus ``REFERENCE_FACTOR`` times what the
+worked solution of the page uses on this machine (measured once, at the first grading, by judging the
+instructor's page itself; cached beside the gradebook), and the whole judge its start-up and the sum of those.
+A wall-clock timer ``WALL_FACTOR`` times longer only ends a judge stuck where no limit reaches it. Results are
+cached by the submission's content: a second run regrades only the submissions that changed.
 """
 
 from __future__ import annotations
@@ -30,7 +35,8 @@ from pathlib import Path
 
 import nbformat
 
-from tools.classroom.exercises import find_exercises, page_version
+from nlp_helpers.exercises.checker import REFERENCE_FACTOR
+from tools.classroom.exercises import find_exercises, page_version, solution_indices
 from tools.classroom.extract import extract
 from tools.classroom.release import METADATA_KEY, read_manifest
 from tools.toc_notebooks import ROOT
@@ -40,11 +46,13 @@ GRADER_VERSION = "1"
 MAX_FOLDER_COPY_BYTES = 50_000_000
 MAX_LINE = 1_000_000  # characters in one line of the judge's report
 STATUSES = ("correct", "not yet", "wrong", "error")
+WALL_FACTOR = 20  # the wall-clock backstop of a judge: this many times its CPU allowance
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-submission limits. ``startup_s`` covers starting Python and importing the checkers."""
+    """Per-submission limits, in CPU seconds: ``per_exercise_s`` per exercise (on top of ``REFERENCE_FACTOR``
+    times the worked solution's CPU time), ``startup_s`` for starting Python and importing the checkers."""
 
     per_exercise_s: float = 20.0
     startup_s: float = 60.0
@@ -58,7 +66,12 @@ class Limits:
                 raise ValueError(f"{name}: expected a positive number, got {value!r}")
 
     def wall_s(self, n_exercises: int) -> float:
+        """The CPU allowance of a judge of ``n_exercises`` exercises with no time measured for their solutions."""
         return self.startup_s + self.per_exercise_s * max(n_exercises, 1)
+
+    def exercise_s(self, solution_cpu: float) -> float:
+        """The CPU seconds an exercise may use when its worked solution uses ``solution_cpu`` on this machine."""
+        return self.per_exercise_s + REFERENCE_FACTOR * max(solution_cpu, 0.0)
 
 
 def isolation_prefix() -> list[str]:
@@ -115,14 +128,24 @@ def _scratch_copy(path: Path, scratch: Path) -> None:
         shutil.copyfile(p, scratch / p.name)
 
 
-def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -> dict[str, tuple[str, str]]:
-    """Run the judge on extracted code in a scratch copy of ``path``'s folder; ``{function: (status, message)}``."""
+def run_judge(
+    path: Path, jobs: list[dict], limits: Limits, prefix: list[str], cpu_out: dict[str, float] | None = None
+) -> dict[str, tuple[str, str]]:
+    """Run the judge on extracted code in a scratch copy of ``path``'s folder; ``{function: (status, message)}``.
+
+    Each job may carry ``cpu_s``, its CPU allowance (default ``limits.per_exercise_s``); ``cpu_out`` receives
+    the CPU seconds each exercise used."""
     nonce = secrets.token_hex(16)
-    wall = limits.wall_s(len(jobs))
+    cpu_total = limits.startup_s + sum(float(j.get("cpu_s", limits.per_exercise_s)) for j in jobs)
+    wall = WALL_FACTOR * cpu_total
     # The judge sets these on itself before it imports anything (tools/classroom/judge.py): setting them in
     # a preexec_fn is unsafe with the grading threads, and the forked child of a large grader (its address
     # space already past the memory limit) could not allocate after RLIMIT_AS and failed to start at random.
-    job_limits = {"memory_bytes": limits.memory_mb * 2**20, "cpu_s": int(wall), "file_bytes": limits.file_mb * 2**20}
+    job_limits = {
+        "memory_bytes": limits.memory_mb * 2**20,
+        "cpu_s": int(cpu_total),
+        "file_bytes": limits.file_mb * 2**20,
+    }
     job = {"nonce": nonce, "per_exercise_s": limits.per_exercise_s, "limits": job_limits, "exercises": jobs}
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -138,8 +161,14 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
         "NLP_EXERCISES_TIME_SCALE": "1000",
     }
     results: dict[str, tuple[str, str]] = {}
+    cpu_used: dict[str, float] = {}
     current, done = None, False
-    with tempfile.TemporaryDirectory(prefix="nlp-grade-") as scratch, tempfile.TemporaryFile("w+b") as errors:
+    # ignore_cleanup_errors: a judge killed a moment ago may still be writing there; a failed clean-up must
+    # never turn a graded submission into a grader failure.
+    with (
+        tempfile.TemporaryDirectory(prefix="nlp-grade-", ignore_cleanup_errors=True) as scratch,
+        tempfile.TemporaryFile("w+b") as errors,
+    ):
         _scratch_copy(path, Path(scratch))
         env["HOME"] = env["TMPDIR"] = scratch
         cmd = [*prefix, sys.executable, "-P", "-m", "tools.classroom.judge"]
@@ -170,6 +199,8 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
                     current = event.get("function")
                 elif event.get("event") == "result" and event.get("status") in STATUSES:
                     results[str(event.get("function"))] = (event["status"], str(event.get("message", "")))
+                    if isinstance(event.get("cpu"), (int, float)):
+                        cpu_used[str(event.get("function"))] = float(event["cpu"])
                     current = None
                 elif event.get("event") == "done":
                     done = True
@@ -188,6 +219,8 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
             if j["function"] not in results:
                 late = current is not None and j["function"] != current
                 results[j["function"]] = ("error", "not graded: the grading process stopped earlier" if late else why)
+    if cpu_out is not None:
+        cpu_out.update(cpu_used)
     return results
 
 
@@ -222,8 +255,38 @@ def _code_cells(nb: nbformat.NotebookNode) -> list[str]:
     return [c.source for c in nb.cells if c.get("cell_type") == "code" and isinstance(c.get("source"), str)]
 
 
-def grade_submission(path: Path, manifest: dict, limits: Limits, prefix: list[str]) -> list[dict]:
-    """Grade one notebook: rows ``{exercise, status, message}`` for the exercises of its page."""
+def solution_cpu(page: str, manifest: dict, limits: Limits, prefix: list[str]) -> dict[str, float]:
+    """``{function: CPU seconds}`` the page's worked solutions take to be checked on this machine, measured by
+    judging the instructor's notebook of ``page`` (empty when it is not here: the limits are then the floors)."""
+    path = ROOT / f"{page}.ipynb"
+    if not path.is_file():
+        return {}
+    nb = nbformat.read(path, as_version=4)
+    cells = [nb.cells[i].source for i in sorted(set(solution_indices(nb)))]
+    setup = [c.source for c in nb.cells[:1] if c.cell_type == "code"]
+    functions = [e["function"] for e in manifest["pages"][page]["exercises"]]
+    found = extract(setup + cells, functions)
+    generous = max(10 * limits.per_exercise_s, 120.0)
+    jobs = [
+        {"function": e["function"], "checker_module": e["checker_module"], "checker": e["checker"]}
+        | {"code": found.code[e["function"]], "cpu_s": generous}
+        for e in manifest["pages"][page]["exercises"]
+        if e["function"] in found.code
+    ]
+    used: dict[str, float] = {}
+    if jobs:
+        results = run_judge(path, jobs, limits, prefix, cpu_out=used)
+        used = {fn: cpu for fn, cpu in used.items() if results.get(fn, ("",))[0] == "correct"}
+    return used
+
+
+def grade_submission(
+    path: Path, manifest: dict, limits: Limits, prefix: list[str], solution_times: dict | None = None
+) -> list[dict]:
+    """Grade one notebook: rows ``{exercise, status, message}`` for the exercises of its page.
+
+    ``solution_times`` (``{page: {function: CPU seconds}}``, see :func:`solution_cpu`) sets each exercise's CPU
+    allowance relative to its worked solution."""
     pages = manifest["pages"]
     only = _exercises_of(path, manifest)
     try:
@@ -247,8 +310,10 @@ def grade_submission(path: Path, manifest: dict, limits: Limits, prefix: list[st
             else:
                 rows[fn] = ("not yet", f"the notebook defines no function `{fn}`: write it in the exercise's cell")
         else:
+            cpu = limits.exercise_s((solution_times or {}).get(page, {}).get(fn, 0.0))
             jobs.append(
-                {"function": fn, "checker_module": e["checker_module"], "checker": e["checker"], "code": found.code[fn]}
+                {"function": fn, "checker_module": e["checker_module"], "checker": e["checker"]}
+                | {"code": found.code[fn], "cpu_s": cpu}
             )
     if jobs:
         rows |= run_judge(path, jobs, limits, prefix)
@@ -285,8 +350,36 @@ def _write_json(path: Path, data) -> None:
 
 
 def _exercises_of(path: Path, manifest: dict) -> list[dict]:
+    """The exercises of the page ``path`` is (by its metadata or exercises), else the one row "(unknown page)"."""
     pages = manifest["pages"]
-    return next(iter(pages.values()))["exercises"] if len(pages) == 1 else [{"label": "(unknown page)"}]
+    if len(pages) == 1:
+        return next(iter(pages.values()))["exercises"]
+    try:
+        page, _ = identify(nbformat.reads(path.read_text(encoding="utf-8"), as_version=4), manifest)
+    except Exception:  # noqa: BLE001 - unreadable: no page to name
+        page = None
+    return pages[page]["exercises"] if page in pages else [{"label": "(unknown page)"}]
+
+
+def _solution_times(todo, manifest: dict, limits: Limits, prefix: list[str], out: Path, context: str, log) -> dict:
+    """``{page: {function: CPU s}}`` of the worked solutions, for the pages of the assignment there is something
+    to grade for: measured once on this machine, then read from a file beside the gradebook."""
+    path = out.with_name(out.name + ".solutions.json")
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    except (OSError, json.JSONDecodeError):
+        stored = {}
+    if stored.get("context") != context:
+        stored = {"context": context, "pages": {}}
+    pages = sorted(manifest["pages"]) if todo else []
+    missing = [p for p in pages if p not in stored["pages"]]
+    if missing:
+        log(f"timing the worked solutions of {len(missing)} pages on this machine (once)")
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for page, used in zip(missing, pool.map(lambda p: solution_cpu(p, manifest, limits, prefix), missing)):
+                stored["pages"][page] = used
+        _write_json(path, stored)
+    return stored["pages"]
 
 
 def find_submissions(folder: Path) -> list[Path]:
@@ -325,13 +418,14 @@ def grade_folder(
         if cache.get(key, {}).get("digest") != _digest(p, context):
             todo.append((key, p))
     log(f"{len(subs)} submissions: {len(subs) - len(todo)} unchanged since the last run, {len(todo)} to grade")
+    times = _solution_times(todo, manifest, limits, prefix, out, context, log)
     lock, count = threading.Lock(), [0]
 
     def work(item):
         key, p = item
         start = time.monotonic()
         try:
-            rows = grade_submission(p, manifest, limits, prefix)
+            rows = grade_submission(p, manifest, limits, prefix, times)
         except Exception as exc:  # noqa: BLE001 - a grader bug must not stop the other submissions
             rows = _fail_rows(_exercises_of(p, manifest), "error", f"the grader failed ({type(exc).__name__}: {exc})")
         with lock:
