@@ -105,6 +105,17 @@ def check_inverted_dropout(inverted_dropout: Callable) -> CheckResult:
     with Checker("Inverted dropout", forbidden={"dropout": dropout}) as ex:
         x = np.arange(1.0, 13.0).reshape(3, 4)
         got = ex.call(inverted_dropout, x.copy(), 0.5, np.random.default_rng(7))
+        keep = np.random.default_rng(7).random(x.shape) >= 0.5
+        if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), np.where(keep, x, 0.0)):
+            ex.fail(
+                "inverted_dropout(x, 0.5, rng(7)) keeps the right entries but does not rescale them: the "
+                "expected value of each entry must stay what it was."
+            )
+        if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float) != 0, ~keep):
+            ex.fail(
+                "inverted_dropout(x, 0.5, rng(7)) keeps exactly the entries the rule of the exercise drops: "
+                "read the mask rule again (which draws keep an entry)."
+            )
         ex.expect_close(
             got,
             dropout(x, 0.5, np.random.default_rng(7)),
@@ -163,6 +174,16 @@ def check_layer_norm_backward(layer_norm_backward: Callable) -> CheckResult:
         sigma_d1 = np.sqrt(x.var(axis=1, ddof=1, keepdims=True) + 1e-5)
         x_hat_d1 = (x - x.mean(axis=1, keepdims=True)) / sigma_d1
         unbiased = (dy - dy.mean(1, keepdims=True) - x_hat_d1 * (dy * x_hat_d1).mean(1, keepdims=True)) / sigma_d1
+        mu, sigma = x.mean(axis=1, keepdims=True), np.sqrt(x.var(axis=1, keepdims=True) + 1e-5)
+        x_hat = (x - mu) / sigma
+        paths = {
+            "through the row's mean (the mean of dy over the row)": (dy - x_hat * (dy * x_hat).mean(1, keepdims=True))
+            / sigma,
+            "through the row's variance (the one with x_hat)": (dy - dy.mean(1, keepdims=True)) / sigma,
+        }
+        for path, partial in paths.items():
+            if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), partial, rtol=1e-6, atol=1e-9):
+                ex.fail(f"your gradient leaves out the path {path}: x_hat depends on x through it too.")
         if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), unbiased, rtol=1e-6, atol=1e-9):
             ex.fail(
                 "your gradient uses the unbiased variance (divide by d - 1). Layer normalisation uses the biased "

@@ -166,7 +166,7 @@ CATALOGUE = {
         correct=[max_ok, max_loops],
         wrong=[
             Wrong(max_ignores_mask, "padding position won"),
-            Wrong(max_multiplies_by_mask, "-inf"),
+            Wrong(max_multiplies_by_mask, "never win"),
             Wrong(max_mean_instead, "mean of the real tokens"),
             Wrong(max_no_empty_check, "ValueError"),
             Wrong(max_error_without_the_argument, ("does not name", "attention_mask")),

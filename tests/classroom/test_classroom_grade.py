@@ -411,4 +411,5 @@ def test_the_judge_sets_its_own_limits_and_no_preexec_fn_runs(tmp_path, monkeypa
     nbformat.write(nbformat.v4.new_notebook(), nb)
     grade.run_judge(nb, [{"function": "f"}], Limits(per_exercise_s=2, startup_s=10, memory_mb=100, file_mb=1), [])
     assert "preexec_fn" not in seen[0]
-    assert json.loads(seen[0]["job"])["limits"] == {"memory_bytes": 100 * 2**20, "cpu_s": 12, "file_bytes": 2**20}
+    cpu = int(10 + 2 + (1 + grade.REFERENCE_FACTOR) * grade.CALIBRATION_S)  # start-up, floor, a solution's check
+    assert json.loads(seen[0]["job"])["limits"] == {"memory_bytes": 100 * 2**20, "cpu_s": cpu, "file_bytes": 2**20}

@@ -63,10 +63,10 @@ def test_the_slowest_worked_solutions_pass_beside_busy_processes(key, busy_core,
 
 def test_a_loop_is_still_stopped_on_the_busy_core(busy_core, monkeypatch) -> None:
     monkeypatch.setenv(TIME_SCALE_ENV, "0.1")  # a 0.5 s CPU limit
-    start = time.monotonic()
+    start = time.process_time()
     result = all_checkers()["tfidf.exercises.check_cosine"](never_returns)
     assert result.status == "wrong" and "of CPU time" in result.message, result
-    assert time.monotonic() - start < 20
+    assert time.process_time() - start < 5
 
 
 @pytest.mark.slow

@@ -383,8 +383,8 @@ CATALOGUE = {
     ex.check_inverted_dropout: Catalogue(
         correct=[inverted_dropout, dropout_mask_times],
         wrong=[
-            Wrong(dropout_no_rescale, "/ (1 - p)"),
-            Wrong(dropout_inverted_mask, ">= p"),
+            Wrong(dropout_no_rescale, "does not rescale"),
+            Wrong(dropout_inverted_mask, "mask rule"),
             Wrong(dropout_no_check, "ValueError"),
             Wrong(dropout_in_place, ("modified its input", "`x`")),
             Wrong(dropout_negative_p_allowed, ("inverted_dropout(x, -0.1, gen)", "negative p")),
@@ -434,7 +434,7 @@ CATALOGUE = {
     ex.check_layer_norm_backward: Catalogue(
         correct=[layer_norm_backward, ln_backward_autograd],
         wrong=[
-            Wrong(ln_backward_no_mean_term, "mean(dy)"),
+            Wrong(ln_backward_no_mean_term, "mean of dy"),
             Wrong(ln_backward_no_xhat_term, "x_hat"),
             Wrong(ln_backward_unbiased, "biased variance"),
             Wrong(ln_backward_ignores_eps, "eps"),

@@ -312,7 +312,7 @@ CATALOGUE = {
     check_contrastive_search: Catalogue(
         correct=[_cs(), cs_vectorised],
         wrong=[
-            Wrong(_cs(weight_p=False), "(1 - alpha)"),
+            Wrong(_cs(weight_p=False), "confidence too"),
             Wrong(_cs(sim="dot"), "cosine"),
             Wrong(_cs(agg=np.min), "LARGEST cosine"),
             Wrong(_cs(agg=np.mean), "LARGEST cosine"),

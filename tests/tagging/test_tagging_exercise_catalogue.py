@@ -259,7 +259,7 @@ CATALOGUE = {
             Wrong(viterbi_not_reversed, "reverse"),
             Wrong(viterbi_multiplies, "never multiply"),
             Wrong(viterbi_tuple_path, ("list of ints", "tuple")),
-            Wrong(viterbi_greedy, "max_i"),
+            Wrong(viterbi_greedy, "best way to reach it"),
         ],
     ),
     ex.check_hand_viterbi: Catalogue(

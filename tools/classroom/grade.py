@@ -8,8 +8,8 @@ in a network namespace with no network when the system allows one, and calls the
 
 Time is limited in **CPU seconds**, never in wall-clock seconds, so that a busy or slow machine grades a
 correct answer correct: each exercise may use ``per_exercise_s`` plus ``REFERENCE_FACTOR`` times what the
-worked solution of the page uses on this machine (measured once, at the first grading, by judging the
-instructor's page itself; cached beside the gradebook), and the whole judge its start-up and the sum of those.
+page's worked solution (from the instructor's notebook) uses on this machine, which the judge measures by
+checking it just before the answer; the whole judge, its start-up and the sum of those.
 A wall-clock timer ``WALL_FACTOR`` times longer only ends a judge stuck where no limit reaches it. Results are
 cached by the submission's content: a second run regrades only the submissions that changed.
 """
@@ -17,6 +17,7 @@ cached by the submission's content: a second run regrades only the submissions t
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import importlib.util
 import json
@@ -47,6 +48,7 @@ MAX_FOLDER_COPY_BYTES = 50_000_000
 MAX_LINE = 1_000_000  # characters in one line of the judge's report
 STATUSES = ("correct", "not yet", "wrong", "error")
 WALL_FACTOR = 20  # the wall-clock backstop of a judge: this many times its CPU allowance
+CALIBRATION_S = 10.0  # CPU seconds a worked solution's check may take when the judge times it
 
 
 @dataclass(frozen=True)
@@ -133,10 +135,12 @@ def run_judge(
 ) -> dict[str, tuple[str, str]]:
     """Run the judge on extracted code in a scratch copy of ``path``'s folder; ``{function: (status, message)}``.
 
-    Each job may carry ``cpu_s``, its CPU allowance (default ``limits.per_exercise_s``); ``cpu_out`` receives
-    the CPU seconds each exercise used."""
+    Each job may carry ``solution``, the worked solution's code, which the judge checks first to set the
+    exercise's CPU allowance; ``cpu_out`` receives the CPU seconds each exercise used."""
     nonce = secrets.token_hex(16)
-    cpu_total = limits.startup_s + sum(float(j.get("cpu_s", limits.per_exercise_s)) for j in jobs)
+    # The judge limits each exercise itself; this caps the whole process: start-up, each worked solution's
+    # check (at most CALIBRATION_S) and each answer's allowance (the floor plus 20x a solution's time).
+    cpu_total = limits.startup_s + len(jobs) * (limits.per_exercise_s + (1 + REFERENCE_FACTOR) * CALIBRATION_S)
     wall = WALL_FACTOR * cpu_total
     # The judge sets these on itself before it imports anything (tools/classroom/judge.py): setting them in
     # a preexec_fn is unsafe with the grading threads, and the forked child of a large grader (its address
@@ -146,7 +150,14 @@ def run_judge(
         "cpu_s": int(cpu_total),
         "file_bytes": limits.file_mb * 2**20,
     }
-    job = {"nonce": nonce, "per_exercise_s": limits.per_exercise_s, "limits": job_limits, "exercises": jobs}
+    job = {
+        "nonce": nonce,
+        "per_exercise_s": limits.per_exercise_s,
+        "reference_factor": REFERENCE_FACTOR,
+        "calibration_s": CALIBRATION_S,
+        "limits": job_limits,
+        "exercises": jobs,
+    }
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "PYTHONPATH": str(ROOT),
@@ -255,38 +266,24 @@ def _code_cells(nb: nbformat.NotebookNode) -> list[str]:
     return [c.source for c in nb.cells if c.get("cell_type") == "code" and isinstance(c.get("source"), str)]
 
 
-def solution_cpu(page: str, manifest: dict, limits: Limits, prefix: list[str]) -> dict[str, float]:
-    """``{function: CPU seconds}`` the page's worked solutions take to be checked on this machine, measured by
-    judging the instructor's notebook of ``page`` (empty when it is not here: the limits are then the floors)."""
+@functools.cache
+def worked_solutions(page: str, functions: tuple[str, ...]) -> dict[str, str]:
+    """``{function: code}``: the worked solutions of ``page`` (its instructor's notebook, if it is here), run by
+    the judge before a student's answer to time them on this machine (empty: the limits are then the floors)."""
     path = ROOT / f"{page}.ipynb"
     if not path.is_file():
         return {}
     nb = nbformat.read(path, as_version=4)
     cells = [nb.cells[i].source for i in sorted(set(solution_indices(nb)))]
     setup = [c.source for c in nb.cells[:1] if c.cell_type == "code"]
-    functions = [e["function"] for e in manifest["pages"][page]["exercises"]]
-    found = extract(setup + cells, functions)
-    generous = max(10 * limits.per_exercise_s, 120.0)
-    jobs = [
-        {"function": e["function"], "checker_module": e["checker_module"], "checker": e["checker"]}
-        | {"code": found.code[e["function"]], "cpu_s": generous}
-        for e in manifest["pages"][page]["exercises"]
-        if e["function"] in found.code
-    ]
-    used: dict[str, float] = {}
-    if jobs:
-        results = run_judge(path, jobs, limits, prefix, cpu_out=used)
-        used = {fn: cpu for fn, cpu in used.items() if results.get(fn, ("",))[0] == "correct"}
-    return used
+    return dict(extract(setup + cells, list(functions)).code)
 
 
-def grade_submission(
-    path: Path, manifest: dict, limits: Limits, prefix: list[str], solution_times: dict | None = None
-) -> list[dict]:
+def grade_submission(path: Path, manifest: dict, limits: Limits, prefix: list[str]) -> list[dict]:
     """Grade one notebook: rows ``{exercise, status, message}`` for the exercises of its page.
 
-    ``solution_times`` (``{page: {function: CPU seconds}}``, see :func:`solution_cpu`) sets each exercise's CPU
-    allowance relative to its worked solution."""
+    Each job carries the exercise's worked solution (:func:`worked_solutions`): the judge checks it first and
+    allows the student's answer ``per_exercise_s`` plus ``REFERENCE_FACTOR`` times its CPU time."""
     pages = manifest["pages"]
     only = _exercises_of(path, manifest)
     try:
@@ -310,10 +307,10 @@ def grade_submission(
             else:
                 rows[fn] = ("not yet", f"the notebook defines no function `{fn}`: write it in the exercise's cell")
         else:
-            cpu = limits.exercise_s((solution_times or {}).get(page, {}).get(fn, 0.0))
+            solution = worked_solutions(page, tuple(x["function"] for x in exercises)).get(fn)
             jobs.append(
                 {"function": fn, "checker_module": e["checker_module"], "checker": e["checker"]}
-                | {"code": found.code[fn], "cpu_s": cpu}
+                | {"code": found.code[fn], "solution": solution}
             )
     if jobs:
         rows |= run_judge(path, jobs, limits, prefix)
@@ -361,27 +358,6 @@ def _exercises_of(path: Path, manifest: dict) -> list[dict]:
     return pages[page]["exercises"] if page in pages else [{"label": "(unknown page)"}]
 
 
-def _solution_times(todo, manifest: dict, limits: Limits, prefix: list[str], out: Path, context: str, log) -> dict:
-    """``{page: {function: CPU s}}`` of the worked solutions, for the pages of the assignment there is something
-    to grade for: measured once on this machine, then read from a file beside the gradebook."""
-    path = out.with_name(out.name + ".solutions.json")
-    try:
-        stored = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
-    except (OSError, json.JSONDecodeError):
-        stored = {}
-    if stored.get("context") != context:
-        stored = {"context": context, "pages": {}}
-    pages = sorted(manifest["pages"]) if todo else []
-    missing = [p for p in pages if p not in stored["pages"]]
-    if missing:
-        log(f"timing the worked solutions of {len(missing)} pages on this machine (once)")
-        with ThreadPoolExecutor(max_workers=2) as pool:
-            for page, used in zip(missing, pool.map(lambda p: solution_cpu(p, manifest, limits, prefix), missing)):
-                stored["pages"][page] = used
-        _write_json(path, stored)
-    return stored["pages"]
-
-
 def find_submissions(folder: Path) -> list[Path]:
     """Every ``.ipynb`` under ``folder`` (any depth), except Jupyter's checkpoints, in a stable order."""
     return sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts and p.is_file())
@@ -418,14 +394,13 @@ def grade_folder(
         if cache.get(key, {}).get("digest") != _digest(p, context):
             todo.append((key, p))
     log(f"{len(subs)} submissions: {len(subs) - len(todo)} unchanged since the last run, {len(todo)} to grade")
-    times = _solution_times(todo, manifest, limits, prefix, out, context, log)
     lock, count = threading.Lock(), [0]
 
     def work(item):
         key, p = item
         start = time.monotonic()
         try:
-            rows = grade_submission(p, manifest, limits, prefix, times)
+            rows = grade_submission(p, manifest, limits, prefix)
         except Exception as exc:  # noqa: BLE001 - a grader bug must not stop the other submissions
             rows = _fail_rows(_exercises_of(p, manifest), "error", f"the grader failed ({type(exc).__name__}: {exc})")
         with lock:

@@ -6,10 +6,10 @@ runs it imports the checkers, takes a snapshot of the grader's own objects, make
 read-only and sends ``print`` output elsewhere; after each exercise it verifies the snapshot. The verdict
 is a ``CheckResult`` of the genuine class, or nothing. The network is cut by the parent (a namespace); the
 job's limits on memory, CPU time and file size are set here before anything is imported. Each exercise is
-limited in the CPU time it uses (the job's ``cpu_s`` for it, set by the grader relative to the worked
-solution's time on this machine), not in wall-clock time, so a busy machine grades a correct answer
-correct; code that sleeps or waits without computing is stopped too (``run_limited``). Each result reports
-the CPU seconds the exercise used.
+limited in the CPU time it uses, not in wall-clock time: ``per_exercise_s`` plus ``reference_factor`` times
+the CPU time of the page's worked solution (sent with the job), whose check runs first, here; so a busy
+machine grades a correct answer correct. Code that sleeps or waits without computing is stopped too
+(``run_limited``). Each result reports the CPU seconds the exercise used.
 """
 
 from __future__ import annotations
@@ -147,17 +147,34 @@ def main() -> int:
     before = _snapshot(watched)
     _protect(("nlp_helpers", "numpy", "builtins", "tools"))
     codes = {ex["function"]: compile(ex["code"], f"<submission: {ex['function']}>", "exec") for ex in job["exercises"]}
+    solutions = {
+        ex["function"]: compile(ex["solution"], f"<worked solution: {ex['function']}>", "exec")
+        for ex in job["exercises"]
+        if ex.get("solution")
+    }
+    factor, calibration = float(job.get("reference_factor", 20.0)), float(job.get("calibration_s", 10.0))
 
-    def run(fn_name: str):
+    def run(fn_name: str, code=None):
         namespace = {"__name__": "__submission__"}
-        exec(codes[fn_name], namespace)  # noqa: S102 - screened, extracted student code
+        exec(codes[fn_name] if code is None else code, namespace)  # noqa: S102 - screened, extracted student code
         fn = namespace[fn_name]
         return checkers[fn_name](_guarded(fn) if callable(fn) else fn)  # a value: a by-hand answer
 
+    def solution_cpu(fn_name: str) -> float:
+        """CPU seconds the worked solution's check takes here (0 when there is none or it fails)."""
+        if fn_name not in solutions:
+            return 0.0
+        start = time.process_time()
+        try:
+            result, _ = run_limited(run, (fn_name, solutions[fn_name]), {}, calibration, stop=GraderTimeUp)
+        except BaseException:  # noqa: BLE001 - a broken solution only loses its allowance
+            return 0.0
+        return time.process_time() - start if getattr(result, "status", None) == "correct" else 0.0
+
     for ex in job["exercises"]:
         fn_name = ex["function"]
-        limit = float(ex.get("cpu_s", per_exercise))
         emit(event="start", function=fn_name)
+        limit = per_exercise + factor * solution_cpu(fn_name)
         status, message = "error", ""
         start = time.process_time()
         try:
