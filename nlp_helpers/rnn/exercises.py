@@ -217,7 +217,8 @@ def _perplexity_value(ex: Checker, perplexity: Callable, probs, what: str) -> No
         error is None and isinstance(got, (int, float, np.floating)) and not math.isfinite(float(got))
     ):
         ex.fail(
-            f"{what} gave {error!r} instead of about {want:.4g}: the product of {len(probs)} probabilities "
+            f"{what} gave {got if error is None else repr(error)} instead of about {want:.4g}: the product of "
+            f"{len(probs)} probabilities "
             "underflows to 0 (or its inverse overflows). Work with the logarithms of the probabilities, not "
             "their product, as the exercise asks."
         )
