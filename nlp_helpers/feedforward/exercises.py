@@ -106,16 +106,11 @@ def check_inverted_dropout(inverted_dropout: Callable) -> CheckResult:
         x = np.arange(1.0, 13.0).reshape(3, 4)
         got = ex.call(inverted_dropout, x.copy(), 0.5, np.random.default_rng(7))
         keep = np.random.default_rng(7).random(x.shape) >= 0.5
-        if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), np.where(keep, x, 0.0)):
-            ex.fail(
-                "inverted_dropout(x, 0.5, rng(7)) keeps the right entries but does not rescale them: the "
-                "expected value of each entry must stay what it was."
-            )
-        if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float) != 0, ~keep):
-            ex.fail(
-                "inverted_dropout(x, 0.5, rng(7)) keeps exactly the entries the rule of the exercise drops: "
-                "read the mask rule again (which draws keep an entry)."
-            )
+        slips = {"does not rescale the kept entries": np.where(keep, x, 0.0), "inverts the mask rule": ~keep}
+        for slip, wrong in slips.items():
+            if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float) != 0, wrong != 0):
+                if slip.startswith("inverts") or np.allclose(np.asarray(got, dtype=float), wrong):
+                    ex.fail(f"inverted_dropout(x, 0.5, rng(7)) {slip}: read the exercise's rule again.")
         ex.expect_close(
             got,
             dropout(x, 0.5, np.random.default_rng(7)),
@@ -274,9 +269,7 @@ def check_backprop_by_hand(backprop_by_hand: Callable) -> CheckResult:
 
 # ----- AdamW -------------------------------------------------------------------------------------
 def _adamw_reference(params, grads_seq, lr, weight_decay, b1=0.9, b2=0.999, eps=1e-8, decay_first=True):
-    """AdamW as ``torch.optim.AdamW`` computes it (decay first, then the Adam step), in numpy: the first
-    ``optimizer.step()`` of torch imports ``torch._dynamo`` (seconds of CPU). ``decay_first=False`` is the common
-    slip (the Adam step, then the decay). Tested against torch in ``tests/feedforward``."""
+    """``torch.optim.AdamW`` in numpy (torch's first step imports torch._dynamo); ``decay_first=False``: the slip."""
     out = []
     for k, p in enumerate(params):
         p, m, v = np.array(p, dtype=float), 0.0, 0.0
