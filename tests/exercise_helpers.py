@@ -108,6 +108,7 @@ class Mutating:
 
     def __post_init__(self) -> None:
         self.__name__ = getattr(self.solution, "__name__", "answer")
+        self.__wrapped__ = self.solution  # the answer's own globals, for helpers a checker switches off
 
     def __call__(self, *args, **kwargs):
         result = self.solution(*copy.deepcopy(args), **copy.deepcopy(kwargs))
@@ -125,6 +126,7 @@ class Counting:
 
     def __post_init__(self) -> None:
         self.__name__ = getattr(self.solution, "__name__", "answer")
+        self.__wrapped__ = self.solution  # the answer's own globals, for helpers a checker switches off
 
     def __call__(self, *args, **kwargs):
         self.calls += 1
@@ -189,3 +191,13 @@ def assert_verdict(checker: Callable, answer: Callable, expected: Wrong | None) 
     assert result.status == expected.status, f"{answer.__name__} should be {expected.status}: {result}"
     missing = [w for w in expected.words if w.lower() not in result.message.lower()]
     assert not missing, f"{answer.__name__}: the hint should mention {missing}: {result.message}"
+    assert_hint_tells_not(checker, result.message)
+
+
+def assert_hint_tells_not(checker: Callable, message: str) -> None:
+    """A verdict names the mistake, never the answer: no run of the worked solution's code (that the statement
+    does not show) and no number a by-hand exercise asks for (``tests.exercises.hints``)."""
+    from tests.exercises.hints import leaks
+
+    found = leaks(checker, message)
+    assert not found, f"the verdict gives the answer away ({found}): {message}"

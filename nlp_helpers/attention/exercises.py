@@ -73,7 +73,7 @@ def check_scaled_dot_product_attention(fn) -> CheckResult:
             got[1],
             want_w,
             what="the weights without a mask",
-            hint="softmax(Q @ K.T / sqrt(d_k)) row by row (over the keys, axis=-1).",
+            hint="Each row of weights is a softmax over the keys of the scaled scores of one query.",
         )
         ex.expect_close(got[0], want_out, what="the output without a mask", hint="weights @ V.")
         mask = np.array([[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 0, 0, 0], [1, 1, 1, 1, 0]], dtype=bool)
@@ -83,7 +83,7 @@ def check_scaled_dot_product_attention(fn) -> CheckResult:
         ex.expect(
             np.isfinite(w).all() and np.isfinite(np.asarray(got[0], dtype=float)).all(),
             "with a fully masked row (row 2) your result contains NaN or inf. Hint: where a row has no allowed "
-            "key, return zero weights (e.g. divide with np.divide(..., where=total > 0)).",
+            "key there is nothing to normalise (0/0): give that row zero weights instead of dividing.",
         )
         ex.expect_close(
             w,
@@ -161,8 +161,9 @@ def check_split_heads(fn) -> CheckResult:
         wrong = X.reshape(2, 4, 3, 2)
         if np.array_equal(got, wrong):
             ex.fail(
-                "you reshaped straight to (B, H, T, d_k): that mixes tokens into heads. Hint: reshape to "
-                "(B, T, H, d_k) first, then transpose(0, 2, 1, 3)."
+                "you reshaped straight to (B, H, T, d_k): that mixes tokens into heads. Hint: first cut each "
+                "token's vector into its H pieces (keeping the tokens apart), then move the head axis in front "
+                "of the time axis."
             )
         ex.expect_close(
             got,
@@ -200,8 +201,8 @@ def check_slide_layer_norm(fn) -> CheckResult:
         eps_inside = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, ddof=1, keepdims=True) + 1e-4)
         if got.shape == x.shape and np.allclose(got, eps_inside, rtol=1e-9, atol=0):
             ex.fail(
-                "you added eps inside the square root, (x - mean) / sqrt(s^2 + eps), as torch does. The slides add "
-                "it outside: (x - mean) / (s + eps) with s = np.std(row, ddof=1)."
+                "you added eps inside the square root, as torch does. The normalisation of this exercise adds "
+                "eps to the standard deviation itself, outside the square root."
             )
         ex.expect_close(
             got[0, 0],
@@ -209,7 +210,7 @@ def check_slide_layer_norm(fn) -> CheckResult:
             rtol=0,
             atol=5e-5,
             what="the first entry of 'when'",
-            hint="(13.12 - mean) / (s + 0.0001) with s = np.std(row, ddof=1).",
+            hint="Check which standard deviation the exercise asks for (sample or population) and where eps goes.",
         )
         ex.expect_close(
             got,

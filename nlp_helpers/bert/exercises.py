@@ -149,13 +149,13 @@ def check_mlm_by_hand(mlm_by_hand: Callable) -> CheckResult:
         if not math.isclose(selected, want[0], abs_tol=0.5):
             if math.isclose(selected, n * t * p, abs_tol=0.5):
                 ex.fail("[CLS] and [SEP] are never selected: count only the 126 ordinary tokens of each sequence.")
-            ex.fail(f"the expected number of selected positions should be {want[0]:g}, got {selected:g}.")
+            ex.fail(f"the expected number of selected positions is not {selected:g}: 15% of the ordinary tokens.")
         if not math.isclose(masked, want[1], abs_tol=0.5):
             if math.isclose(masked, ordinary * 0.8, abs_tol=0.5):
                 ex.fail("80 % applies to the selected positions only, not to every ordinary token.")
             if math.isclose(masked, n * t * p * 0.8, abs_tol=0.5):
                 ex.fail("[CLS] and [SEP] are never selected: count only the ordinary tokens.")
-            ex.fail(f"the expected number of [MASK] inputs should be {want[1]:g}, got {masked:g}.")
+            ex.fail(f"the expected number of [MASK] inputs is not {masked:g}: 80% of the selected positions.")
         if not math.isclose(visible, want[2], abs_tol=5e-4):
             if math.isclose(visible, 0.1, abs_tol=5e-4):
                 ex.fail(
@@ -163,7 +163,10 @@ def check_mlm_by_hand(mlm_by_hand: Callable) -> CheckResult:
                 )
             if math.isclose(visible, p * 0.2, abs_tol=5e-4):
                 ex.fail("a randomly replaced token is not its original: only the unchanged 10 % show the right token.")
-            ex.fail(f"the share should be {want[2]:g}, got {visible:g}.")
+            ex.fail(
+                f"the share is not {visible:g}: which selected positions keep their own token, and what share of "
+                "all ordinary tokens is that?"
+            )
     return ex.result
 
 
@@ -181,7 +184,7 @@ def check_masked_max(masked_max: Callable) -> CheckResult:
         if np.allclose(got, [[3.0, 0.0], [0.0, 0.0]]):
             ex.fail(
                 "multiplying by the mask turns padding into 0, which beats negative real values: "
-                "set padding to -inf (np.where(mask[..., None] == 1, hidden, -np.inf)) before the max."
+                "give padding a value that can never win a max (not 0) before taking it."
             )
         if np.allclose(got, [[2.0, -3.0], [-4.0, -4.0]]):
             ex.fail("that is the mean of the real tokens; max pooling takes the largest value per dimension.")
@@ -206,13 +209,14 @@ def check_masked_max(masked_max: Callable) -> CheckResult:
             what="masked_max with a sentence whose mask is all 0",
             hint="A sentence without real tokens has no max: raise ValueError naming attention_mask "
             "instead of returning -inf.",
+            mentions="attention_mask",
         )
     return ex.result
 
 
 def check_answer_or_abstain(answer_or_abstain: Callable) -> CheckResult:
     """``answer_or_abstain(start, end, allowed, max_len, threshold)``: the best span, or None to abstain."""
-    with Checker("Extractive QA with no-answer", allow_none=True) as ex:
+    with Checker("Extractive QA with no-answer", allow_none=True, forbidden={"best_span": best_span}) as ex:
 
         def want(s, e, ok, max_len, threshold):
             span = best_span(s, e, max_len, ok)
@@ -220,7 +224,16 @@ def check_answer_or_abstain(answer_or_abstain: Callable) -> CheckResult:
 
         def ask(s, e, ok, max_len, threshold, what, hint):
             got = ex.call(answer_or_abstain, s, e, ok, max_len, threshold)
-            if isinstance(got, (tuple, list)) and len(got) == 2:
+            ex.expect(
+                got is None
+                or (
+                    isinstance(got, tuple)
+                    and len(got) == 2
+                    and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in got)
+                ),
+                f"{what}: return a tuple of two ints (i, j) or None, got {type(got).__name__} {got!r:.60}.",
+            )
+            if got is not None:
                 got = (int(got[0]), int(got[1]))
             expected = want(s, e, ok, max_len, threshold)
             if got is None and expected is not None:

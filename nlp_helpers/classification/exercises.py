@@ -41,16 +41,6 @@ def _f(p: float, r: float, beta: float) -> float:
     return 0.0 if p == 0 and r == 0 else (1 + beta**2) * p * r / (beta**2 * p + r)
 
 
-def _raises_zero_division(f_beta: Callable) -> bool:
-    try:
-        f_beta(0.0, 0.0)
-    except ZeroDivisionError:
-        return True
-    except Exception:  # noqa: BLE001 - any other error is reported by ex.call
-        return False
-    return False
-
-
 def check_f_beta(f_beta: Callable) -> CheckResult:
     """``f_beta(precision, recall, beta=1.0)`` = (1 + b^2) P R / (b^2 P + R), and 0 when P = R = 0."""
     with Checker("F-beta from precision and recall") as ex:
@@ -72,13 +62,16 @@ def check_f_beta(f_beta: Callable) -> CheckResult:
             ex.expect_close(
                 got, want, what=f"f_beta({p}, {r}, {beta})", hint="Use (1 + beta**2) * P * R / (beta**2 * P + R)."
             )
-        if _raises_zero_division(f_beta):
+        got, error = ex.try_call(f_beta, 0.0, 0.0)
+        if isinstance(error, ZeroDivisionError):
             ex.fail(
                 "f_beta(0.0, 0.0) raised ZeroDivisionError. A classifier that finds nothing right scores 0: "
                 "return 0.0 instead of dividing by zero."
             )
+        if error is not None:
+            ex.fail(f"calling f_beta(0.0, 0.0) raised {type(error).__name__}: {error}.")
         ex.expect_close(
-            ex.call(f_beta, 0.0, 0.0),
+            got,
             0.0,
             what="f_beta(0.0, 0.0)",
             hint="A classifier that finds nothing right scores 0: return 0.0 instead of dividing by zero.",
@@ -241,7 +234,7 @@ def check_compare_feature_sets(compare_feature_sets: Callable) -> CheckResult:
             return doc + [a + "_" + b for a, b in pairwise(doc)]
 
         for transform, name in [(mark_negation, "mark_negation"), (bigrams, "bigrams")]:
-            want = _reference_compare(tr_docs, tr_y, te_docs, te_y, transform, 2000, 7)
+            want = ex.reference(_reference_compare, tr_docs, tr_y, te_docs, te_y, transform, 2000, 7)
             got = ex.call(compare_feature_sets, tr_docs, tr_y, te_docs, te_y, transform, 2000, 7)
             ex.expect(
                 isinstance(got, dict) and {"acc_a", "acc_b", "p_value"} <= set(got),
@@ -300,9 +293,9 @@ def check_approximate_randomization(approximate_randomization: Callable) -> Chec
     """``approximate_randomization(gold, pred_a, pred_b, n_samples, seed)`` -> p-value of "A is better than B"."""
     with Checker("Approximate randomization test") as ex:
         gold, a, b = _systems(400, 0.78, 0.76, 5)  # accuracy .78 vs .74: p about 0.14
+        want = ex.reference(_approximate_randomization, gold, a, b, 40000, 123)
         got = float(ex.call(approximate_randomization, gold, a, b, 5000, 0))
         ex.expect(0.0 <= got <= 1.0, f"a p-value is a probability, got {got}.")
-        want = _approximate_randomization(gold, a, b, 40000, 123)
         # Monte Carlo error of 5,000 samples: sd <= 0.007 here, so 0.035 is five sd.
         if abs(got - want) > 0.035:
             if abs(got - _approximate_randomization(gold, b, a, 40000, 123)) < 0.035:

@@ -22,10 +22,16 @@ Every call of the student's function goes through ``ex.call`` (or ``ex.try_call`
 which guards it: the function gets deep copies of the plain-data arguments (so references the checker
 computes, before or after, use the original inputs) and a change to one is reported ("your function
 modified its input", unless the argument is wrapped in :class:`InPlace`); a ``None`` result is reported as a
-forgotten ``return``; each call has a time limit (``Checker(..., time_limit=...)``, ``DEFAULT_TIME_LIMIT``
-seconds by default, multiplied by ``$NLP_EXERCISES_TIME_SCALE`` if set) and a slow call gets a verdict naming
-its input; a checker may call the student's function at most ``MAX_CALLS`` times; and interrupting the
-kernel during a call ends the check with a verdict, not a traceback.
+forgotten ``return``; each call has a limit on the **CPU time** it uses, so that a slow or busy machine
+passes a correct answer and a loop is still stopped quickly: the limit is ``time_limit`` seconds (a floor,
+``DEFAULT_TIME_LIMIT`` by default) plus ``REFERENCE_FACTOR`` times the CPU time of the checker's reference on
+the same machine (the worked solution given as ``Checker(..., reference=fn)``, timed on the same inputs at
+first use, or a reference computation timed by ``ex.reference(...)``), all multiplied by
+``$NLP_EXERCISES_TIME_SCALE`` if set; a call that sleeps or waits is stopped too (see
+:func:`nlp_helpers.exercises.guard.run_limited`), and a slow call gets a verdict naming its input, the time it
+used and the reference's time. A ``RecursionError`` gets its own verdict; a checker may call the student's
+function at most ``MAX_CALLS`` times; and interrupting the kernel during a call ends the check with a
+verdict, not a traceback.
 
 When the book is built (``NLP_BOOK_BUILD=1``, set by ``tools/book_ext.py``) the checkers run on the
 hidden solutions, so their verdict says nothing to a reader of the web page: there a checker's output
@@ -34,8 +40,8 @@ tells the reader how to answer the exercise themselves instead of showing a succ
 
 from __future__ import annotations
 
-import inspect
 import os
+import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -43,11 +49,22 @@ from typing import Any
 
 import numpy as np
 
-from nlp_helpers.exercises.guard import TimeUp, copy_inputs, describe, find_change, run_with_time_limit
+from nlp_helpers.exercises.guard import TimeUp, copy_inputs, find_change, run_limited, switched_off
+from nlp_helpers.exercises.messages import (
+    TIME_SCALE_ENV,
+    exception_names,
+    format_args,
+    format_pair,
+    parameter_names,
+    recursion_message,
+    time_scale,
+    time_up_message,
+)
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
     "MAX_CALLS",
+    "REFERENCE_FACTOR",
     "STRICT_ENV",
     "TIME_SCALE_ENV",
     "CheckResult",
@@ -58,8 +75,8 @@ __all__ = [
 
 STRICT_ENV = "NLP_EXERCISES_STRICT"
 BUILD_ENV = "NLP_BOOK_BUILD"
-TIME_SCALE_ENV = "NLP_EXERCISES_TIME_SCALE"  # multiplies every time limit (a slow machine: 3; the tests: 0.1)
-DEFAULT_TIME_LIMIT = 5.0  # seconds per call of the student's function
+DEFAULT_TIME_LIMIT = 5.0  # CPU seconds per call of the student's function, on top of REFERENCE_FACTOR x the reference
+REFERENCE_FACTOR = 20.0  # a call may use this many times the CPU time of the checker's reference on this machine
 MAX_CALLS = 100  # calls of the student's function per checker
 ON_THE_PAGE = (
     "✏️ Your turn: open this chapter in Colab, Binder or JupyterLab (the rocket button at the top of the "
@@ -96,6 +113,12 @@ class CheckResult:
         return str(self)
 
 
+# CPU seconds of the references on this machine, measured at first use in this process: the slowest
+# reference computation of each exercise (ex.reference) and each call of a worked solution (reference=fn).
+_REFERENCE_CPU: dict[str, float] = {}
+_CALL_REFERENCE_CPU: dict[tuple[str, str], float] = {}
+
+
 class _Stop(Exception):
     """Internal: ends the checks early after the first problem."""
 
@@ -118,10 +141,15 @@ class InPlace:
 class Checker:
     """Context manager that runs checks on a student's answer and records the first problem.
 
-    ``time_limit`` (seconds, default ``DEFAULT_TIME_LIMIT``) bounds each call of the student's function;
-    ``max_calls`` (default ``MAX_CALLS``) bounds how many calls the checker may make, so that a slow answer
-    can never keep a notebook busy for long. ``allow_none=True`` is for exercises whose function may
-    legitimately return None.
+    Each call of the student's function may use ``time_limit`` CPU seconds (default ``DEFAULT_TIME_LIMIT``)
+    plus ``REFERENCE_FACTOR`` times the CPU time of the reference on this machine: ``reference`` (a function
+    with the student's signature, e.g. the chapter's helper the exercise rebuilds), timed on the same inputs
+    the first time each call is made in this process, else the slowest computation timed with
+    :meth:`reference`. ``max_calls`` (default ``MAX_CALLS``) bounds how many calls the checker may make, so that
+    a slow answer can never keep a notebook busy for long. ``allow_none=True`` is for exercises whose function
+    may legitimately return None. ``forbidden`` (``{"dropout": dropout}``) names helpers the exercise asks the
+    student to build: while the answer runs they raise an error, and calling one is a wrong answer whose
+    verdict says so (``forbidden_hint`` adds what to use instead).
     """
 
     def __init__(
@@ -131,6 +159,9 @@ class Checker:
         time_limit: float = DEFAULT_TIME_LIMIT,
         max_calls: int = MAX_CALLS,
         allow_none: bool = False,
+        reference: Callable[..., Any] | None = None,
+        forbidden: dict[str, Any] | None = None,
+        forbidden_hint: str = "",
     ) -> None:
         if not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
@@ -140,6 +171,9 @@ class Checker:
         self.time_limit = float(time_limit)
         self.max_calls = max_calls
         self.allow_none = allow_none
+        self._reference_fn = reference
+        self.forbidden = dict(forbidden or {})
+        self.forbidden_hint = forbidden_hint
         self.calls = 0  # calls of the student's function so far
         self.result: CheckResult | None = None
         self._answered = False  # the student's function has returned a value
@@ -198,6 +232,31 @@ class Checker:
         self._answered = True
         return value
 
+    def reference(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Return ``fn(*args, **kwargs)``, a reference computation of the checker, and time it (CPU seconds):
+        the student's later calls may use ``REFERENCE_FACTOR`` times the slowest such time on this machine."""
+        start = time.process_time()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            used = time.process_time() - start
+            _REFERENCE_CPU[self.exercise] = max(_REFERENCE_CPU.get(self.exercise, 0.0), used)
+
+    def _reference_cpu(self, call: str, args: tuple, kwargs: dict) -> tuple[float, str]:
+        """CPU seconds of the reference for this call on this machine, and what the reference is."""
+        if self._reference_fn is None:
+            return _REFERENCE_CPU.get(self.exercise, 0.0), "the checker's own computation"
+        key = (self.exercise, call)
+        if key not in _CALL_REFERENCE_CPU:
+            copies, kw_copies = copy_inputs(args), dict(zip(kwargs, copy_inputs(tuple(kwargs.values()))))
+            start = time.process_time()
+            try:
+                self._reference_fn(*copies, **kw_copies)
+            except Exception:  # noqa: BLE001, S110 - an edge case the reference rejects, timed all the same
+                pass
+            _CALL_REFERENCE_CPU[key] = time.process_time() - start
+        return _CALL_REFERENCE_CPU[key], "the worked solution"
+
     def try_call(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, Exception | None]:
         """Like :meth:`call`, but return ``(value, None)`` or ``(None, exception)`` instead of reporting an
         exception the student's function raised (for checkers that give a specific hint for one exception)."""
@@ -224,21 +283,20 @@ class Checker:
         # before or after this call) stay as they were whatever the student's function does.
         given = tuple(a if i in in_place else copy_inputs((a,))[0] for i, a in enumerate(shared))
         given_kw = {k: v if k in in_place_kw else copy_inputs((v,))[0] for k, v in kw_shared.items()}
-        call = f"{getattr(fn, '__name__', 'your function')}{_fmt_args(shared, kw_shared)}"
-        limit = self.time_limit * _time_scale()
+        call = f"{getattr(fn, '__name__', 'your function')}{format_args(shared, kw_shared)}"
+        ref, ref_name = self._reference_cpu(call, shared, kw_shared)
+        limit = (self.time_limit + REFERENCE_FACTOR * ref) * time_scale()
+        used: list[str] = []
         try:
-            value = run_with_time_limit(fn, given, given_kw, limit)
+            with switched_off(fn, self.forbidden) as used:
+                value, _ = run_limited(fn, given, given_kw, limit)
         except NotImplementedError:
             self._finish(
                 NOT_YET, "replace `raise NotImplementedError` with your implementation, then run this cell again."
             )
             raise _Stop from None
-        except TimeUp:
-            self.fail(
-                f"{call} did not return within {limit:.3g} s. It may loop forever (check that every loop ends: a "
-                "`while` whose condition never changes, an index that never moves) or do far more work than "
-                "this small input needs."
-            )
+        except TimeUp as up:
+            self.fail(time_up_message(call, up, limit, ref, ref_name))
         except KeyboardInterrupt:
             self._finish(
                 NOT_YET,
@@ -246,9 +304,13 @@ class Checker:
                 "slow on this input, look for a loop that never ends; then run this cell again.",
             )
             raise _Stop from None
+        except RecursionError as exc:
+            self.fail(recursion_message(call, traceback.extract_tb(exc.__traceback__)[-1].lineno))
         except Exception as exc:  # noqa: BLE001 - we report any student error
+            self._check_forbidden(used, call)
             return None, exc, call
-        names = _parameter_names(fn, len(args))
+        self._check_forbidden(used, call)
+        names = parameter_names(fn, len(args))
         changes = [(names[i], find_change(a, g)) for i, (a, g) in enumerate(zip(shared, given)) if i not in in_place]
         changes += [(k, find_change(kw_shared[k], given_kw[k])) for k in kwargs if k not in in_place_kw]
         for name, change in changes:
@@ -260,15 +322,32 @@ class Checker:
                 )
         return value, None, call
 
+    def _check_forbidden(self, used: list[str], call: str) -> None:
+        if used:
+            self.fail(
+                f"{call} calls `{used[0]}`: this exercise asks you to build it yourself (that helper is switched "
+                f"off while the checker runs your function). {self.forbidden_hint}".strip()
+            )
+
     def expect(self, condition: bool, message: str) -> None:
         """Fail with ``message`` unless ``condition`` holds."""
         if not condition:
             self.fail(message)
 
     def expect_close(
-        self, got: Any, want: Any, *, what: str, hint: str = "", rtol: float = 1e-6, atol: float = 1e-9
+        self,
+        got: Any,
+        want: Any,
+        *,
+        what: str,
+        hint: str = "",
+        rtol: float = 1e-6,
+        atol: float = 1e-9,
+        reveal: bool = True,
     ) -> None:
-        """Fail unless ``got`` equals ``want`` numerically (same shape, within ``rtol``/``atol``)."""
+        """Fail unless ``got`` equals ``want`` numerically (same shape, within ``rtol``/``atol``).
+
+        ``reveal=False`` keeps ``want`` out of the message: for a number the student is asked to work out."""
         try:
             g = np.asarray(got, dtype=float)
         except (TypeError, ValueError):
@@ -277,11 +356,15 @@ class Checker:
         if g.shape != w.shape:
             self.fail(f"{what} should have shape {w.shape}, got {g.shape}. {hint}".strip())
         if not np.allclose(g, w, rtol=rtol, atol=atol, equal_nan=False):
-            shown_w, shown_g = _fmt_pair(w, g)
+            shown_w, shown_g = format_pair(w, g)
+            if not reveal:
+                self.fail(f"{what} is not right yet (got {shown_g}). {hint}".strip())
             self.fail(f"{what} should be {shown_w}, got {shown_g}. {hint}".strip())
 
-    def expect_equal(self, got: Any, want: Any, *, what: str, hint: str = "") -> None:
-        """Fail unless ``got == want`` (for tokens, lists, strings)."""
+    def expect_equal(self, got: Any, want: Any, *, what: str, hint: str = "", reveal: bool = True) -> None:
+        """Fail unless ``got == want`` (for tokens, lists, strings); ``reveal=False`` keeps ``want`` out."""
+        if got != want and not reveal:
+            self.fail(f"{what} is not right yet (got {got!r}). {hint}".strip())
         if got != want:
             self.fail(f"{what} should be {want!r}, got {got!r}. {hint}".strip())
 
@@ -292,58 +375,19 @@ class Checker:
         *args: Any,
         what: str,
         hint: str = "",
+        mentions: str = "",
     ) -> None:
-        """Fail unless calling ``fn(*args)`` raises one of ``exc_types`` (an edge case students forget)."""
+        """Fail unless calling ``fn(*args)`` raises one of ``exc_types`` (an edge case students forget) whose
+        message contains ``mentions`` (e.g. the name of the argument at fault), if given."""
         _, error, call = self._run(fn, args, {})
         if error is None:
-            self.fail(f"{what} should raise {_names(exc_types)}, but returned normally. {hint}".strip())
+            self.fail(f"{what} should raise {exception_names(exc_types)}, but returned normally. {hint}".strip())
         if not isinstance(error, exc_types):
             self.fail(
-                f"{what} should raise {_names(exc_types)}, but raised {type(error).__name__}: {error}. {hint}".strip()
+                f"{what} should raise {exception_names(exc_types)}, but raised {type(error).__name__}: {error}. {hint}".strip()
             )
-
-
-def _names(exc_types: type[BaseException] | tuple[type[BaseException], ...]) -> str:
-    types = exc_types if isinstance(exc_types, tuple) else (exc_types,)
-    return " or ".join(t.__name__ for t in types)
-
-
-def _fmt_value(a: np.ndarray, digits: int = 4) -> str:
-    if a.ndim == 0:
-        return f"{float(a):.{max(6, digits)}g}"
-    return np.array2string(a, precision=digits, threshold=12)
-
-
-def _fmt_pair(want: np.ndarray, got: np.ndarray) -> tuple[str, str]:
-    """``want`` and ``got`` written with enough digits to look different (up to 12)."""
-    for digits in (4, 8, 12):
-        w, g = _fmt_value(want, digits), _fmt_value(got, digits)
-        if w != g:
-            break
-    return w, g
-
-
-def _fmt_args(args: tuple, kwargs: dict) -> str:
-    parts = [describe(a) for a in args] + [f"{k}={describe(v)}" for k, v in kwargs.items()]
-    return "(" + ", ".join(parts) + ")"
-
-
-def _parameter_names(fn: Callable[..., Any], n: int) -> list[str]:
-    """The names of the first ``n`` positional parameters of ``fn`` (``argument 1``, ... where unknown)."""
-    try:
-        params = [
-            p.name
-            for p in inspect.signature(fn).parameters.values()
-            if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-        ]
-    except (TypeError, ValueError):
-        params = []
-    return [params[i] if i < len(params) else f"argument {i + 1}" for i in range(n)]
-
-
-def _time_scale() -> float:
-    try:
-        scale = float(os.environ.get(TIME_SCALE_ENV, "1"))
-    except ValueError:
-        return 1.0
-    return scale if scale > 0 else 1.0
+        if mentions and mentions not in str(error):
+            self.fail(
+                f"{what} raised {type(error).__name__}, but its message ({str(error)[:120]!r}) does not name "
+                f"`{mentions}`: say which argument is wrong, so the caller knows what to fix. {hint}".strip()
+            )

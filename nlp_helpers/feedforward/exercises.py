@@ -8,6 +8,7 @@ The by-hand backpropagation exercise is checked as values; AdamW against ``torch
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -32,7 +33,11 @@ _Z = np.array([-30.0, -3.0, -0.5, 0.0, 0.25, 2.0, 30.0])
 
 def check_tanh_via_sigmoid(tanh_via_sigmoid: Callable) -> CheckResult:
     """``tanh_via_sigmoid(z)`` = 2 sigmoid(2 z) - 1 elementwise, for numpy arrays of any shape."""
-    with Checker("tanh from the sigmoid") as ex:
+    with Checker(
+        "tanh from the sigmoid",
+        forbidden={"np.tanh": np.tanh, "math.tanh": math.tanh, "torch.tanh": torch.tanh},
+        forbidden_hint="The exercise asks for tanh built from a sigmoid only.",
+    ) as ex:
         got = ex.call(tanh_via_sigmoid, _Z.copy())
         ex.expect_close(
             got,
@@ -97,14 +102,21 @@ def check_binary_cross_entropy(binary_cross_entropy: Callable) -> CheckResult:
 
 def check_inverted_dropout(inverted_dropout: Callable) -> CheckResult:
     """``inverted_dropout(x, p, gen)`` with mask ``gen.random(x.shape) >= p``, survivors scaled by 1/(1-p)."""
-    with Checker("Inverted dropout") as ex:
+    with Checker("Inverted dropout", forbidden={"dropout": dropout}) as ex:
         x = np.arange(1.0, 13.0).reshape(3, 4)
         got = ex.call(inverted_dropout, x.copy(), 0.5, np.random.default_rng(7))
+        keep = np.random.default_rng(7).random(x.shape) >= 0.5
+        slips = {"does not rescale the kept entries": np.where(keep, x, 0.0), "inverts the mask rule": ~keep}
+        for slip, wrong in slips.items():
+            if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float) != 0, wrong != 0):
+                if slip.startswith("inverts") or np.allclose(np.asarray(got, dtype=float), wrong):
+                    ex.fail(f"inverted_dropout(x, 0.5, rng(7)) {slip}: read the exercise's rule again.")
         ex.expect_close(
             got,
             dropout(x, 0.5, np.random.default_rng(7)),
             what="inverted_dropout(x, 0.5, rng(7))",
-            hint="keep = gen.random(x.shape) >= p; return x * keep / (1 - p).",
+            hint="Check the mask rule of the exercise (which draws keep an entry) and that the kept entries are "
+            "rescaled so the expected value of each entry stays the same.",
         )
         ex.expect_close(
             ex.call(inverted_dropout, x.copy(), 0.0, np.random.default_rng(7)),
@@ -128,6 +140,15 @@ def check_inverted_dropout(inverted_dropout: Callable) -> CheckResult:
             what="inverted_dropout(x, 1.0, gen)",
             hint="p = 1 would drop everything and divide by zero: raise ValueError for p outside [0, 1).",
         )
+        ex.expect_raises(
+            ValueError,
+            inverted_dropout,
+            x,
+            -0.1,
+            np.random.default_rng(0),
+            what="inverted_dropout(x, -0.1, gen)",
+            hint="p is a probability: a negative p is outside [0, 1) too.",
+        )
     return ex.result
 
 
@@ -148,10 +169,20 @@ def check_layer_norm_backward(layer_norm_backward: Callable) -> CheckResult:
         sigma_d1 = np.sqrt(x.var(axis=1, ddof=1, keepdims=True) + 1e-5)
         x_hat_d1 = (x - x.mean(axis=1, keepdims=True)) / sigma_d1
         unbiased = (dy - dy.mean(1, keepdims=True) - x_hat_d1 * (dy * x_hat_d1).mean(1, keepdims=True)) / sigma_d1
+        mu, sigma = x.mean(axis=1, keepdims=True), np.sqrt(x.var(axis=1, keepdims=True) + 1e-5)
+        x_hat = (x - mu) / sigma
+        paths = {
+            "through the row's mean (the mean of dy over the row)": (dy - x_hat * (dy * x_hat).mean(1, keepdims=True))
+            / sigma,
+            "through the row's variance (the one with x_hat)": (dy - dy.mean(1, keepdims=True)) / sigma,
+        }
+        for path, partial in paths.items():
+            if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), partial, rtol=1e-6, atol=1e-9):
+                ex.fail(f"your gradient leaves out the path {path}: x_hat depends on x through it too.")
         if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), unbiased, rtol=1e-6, atol=1e-9):
             ex.fail(
                 "your gradient uses the unbiased variance (divide by d - 1). Layer normalisation uses the biased "
-                "variance: sigma = sqrt(x.var(axis=1) + eps), dividing by d."
+                "variance (divide by d)."
             )
         ex.expect_close(
             got,
@@ -159,8 +190,8 @@ def check_layer_norm_backward(layer_norm_backward: Callable) -> CheckResult:
             what="layer_norm_backward(x, dy) for x, dy of shape (3, 5)",
             rtol=1e-6,
             atol=1e-9,
-            hint="With x_hat = (x - mu) / sigma: dx = (dy - mean(dy) - x_hat * mean(dy * x_hat)) / "
-            "sigma, means over each row's features.",
+            hint="x_hat depends on x directly and through the row's mean and variance: the gradient has a "
+            "term for each path. Check your derivation on one row against autograd.",
         )
         ones = np.ones((2, 4))
         ex.expect_close(
@@ -237,28 +268,19 @@ def check_backprop_by_hand(backprop_by_hand: Callable) -> CheckResult:
 
 
 # ----- AdamW -------------------------------------------------------------------------------------
-def _adamw_reference(params, grads_seq, lr, weight_decay):
-    ps = [torch.tensor(p, dtype=torch.float64) for p in params]
-    for p in ps:
-        p.requires_grad_(True)
-    opt = torch.optim.AdamW(ps, lr=lr, weight_decay=weight_decay)
-    for grads in grads_seq:
-        for p, g in zip(ps, grads):
-            p.grad = torch.tensor(g, dtype=torch.float64)
-        opt.step()
-    return [p.detach().numpy() for p in ps]
-
-
-def _adamw_decay_after(params, grads_seq, lr, weight_decay, b1=0.9, b2=0.999, eps=1e-8):
-    """The common slip: the Adam step first, then the decay (PyTorch decays first)."""
+def _adamw_reference(params, grads_seq, lr, weight_decay, b1=0.9, b2=0.999, eps=1e-8, decay_first=True):
+    """``torch.optim.AdamW`` in numpy (torch's first step imports torch._dynamo); ``decay_first=False``: the slip."""
     out = []
     for k, p in enumerate(params):
         p, m, v = np.array(p, dtype=float), 0.0, 0.0
         for t, grads in enumerate(grads_seq, start=1):
-            g = grads[k]
+            g = np.asarray(grads[k], dtype=float)
+            if decay_first:
+                p = p - lr * weight_decay * p
             m, v = b1 * m + (1 - b1) * g, b2 * v + (1 - b2) * g * g
             p = p - lr * (m / (1 - b1**t)) / (np.sqrt(v / (1 - b2**t)) + eps)
-            p = p - lr * weight_decay * p
+            if not decay_first:
+                p = p - lr * weight_decay * p
         out.append(p)
     return out
 
@@ -309,7 +331,7 @@ def check_adamw_step(adamw_step: Callable) -> CheckResult:
         got = _run_student(ex, adamw_step, params, grads_seq, lr, 0.1)
         want = _adamw_reference(params, grads_seq, lr, 0.1)
         if not all(np.allclose(g, w, rtol=1e-6, atol=1e-9) for g, w in zip(got, want)):
-            after = _adamw_decay_after(params, grads_seq, lr, 0.1)
+            after = _adamw_reference(params, grads_seq, lr, 0.1, decay_first=False)
             if all(np.allclose(g, w, rtol=1e-6, atol=1e-9) for g, w in zip(got, after)):
                 ex.fail(
                     "you decay after the Adam step; the convention here (and PyTorch's) is to shrink the "
@@ -327,6 +349,14 @@ def check_adamw_step(adamw_step: Callable) -> CheckResult:
             "a zero gradient on zero weights must leave them at 0, not nan: add eps to sqrt(v_hat), "
             "not inside a division by sqrt(v_hat) alone.",
         )
+        tiny = _run_student(ex, adamw_step, zero, [[np.full(3, 1e-6)]], lr, 0.0)
+        want = _adamw_reference(zero, [[np.full(3, 1e-6)]], lr, 0.0)
+        if not np.allclose(tiny[0], want[0], rtol=1e-6, atol=1e-12):
+            ex.fail(
+                f"one step with the gradient 1e-6 should move each weight by {-want[0][0]:.4g}, got "
+                f"{-tiny[0][0]:.4g}: where eps enters matters when the gradients are tiny. Check it against the "
+                "update rule of the exercise (eps is added to the square root of v_hat, not under it)."
+            )
     return ex.result
 
 

@@ -210,6 +210,7 @@ def check_modified_kn(modified_kn: Callable) -> CheckResult:
     """``modified_kn(sentences, n, discounts)`` -> ``prob(word, context)``: interpolated modified Kneser-Ney."""
     with Checker("Modified Kneser-Ney of any order") as ex:
         uni, bi = (0.5, 1.0, 1.5), (0.6, 1.1, 1.4)
+        ex.reference(NGramLM(3, "kneser_ney", discount=0.75).fit, CATS)  # the time of a model of this size
         prob = ex.call(modified_kn, SAM, 2, [uni, bi])
         ex.expect(
             callable(prob), f"modified_kn should return a function prob(word, context), got {type(prob).__name__}."

@@ -68,14 +68,18 @@ def check_rnn_params(rnn_params: Callable) -> CheckResult:
                 got_int = None
             if got_int is not None and got_int != want and got_int in hints:
                 ex.fail(
-                    f"rnn_params({cell!r}, {d_in}, {hidden}) returned {got_int}, PyTorch counts {want}. "
-                    + hints[got_int]
+                    f"rnn_params({cell!r}, {d_in}, {hidden}) returned {got_int}, not PyTorch's count. " + hints[got_int]
                 )
             ex.expect_equal(
                 got_int,
                 want,
+                reveal=False,
                 what=f"rnn_params({cell!r}, {d_in}, {hidden})",
                 hint="Count, per gate block, W (hidden x d_in), U (hidden x hidden) and two biases of length hidden.",
+            )
+            ex.expect(
+                isinstance(got, (int, np.integer)) and not isinstance(got, bool),
+                f"rnn_params({cell!r}, {d_in}, {hidden}) should return an int, got {type(got).__name__} {got!r}.",
             )
         ex.expect_raises(
             ValueError,
@@ -85,6 +89,15 @@ def check_rnn_params(rnn_params: Callable) -> CheckResult:
             4,
             what="rnn_params('transformer', 3, 4)",
             hint="cell must be 'rnn', 'gru' or 'lstm': raise ValueError for anything else.",
+        )
+        ex.expect_raises(
+            ValueError,
+            rnn_params,
+            "gru",
+            0,
+            4,
+            what="rnn_params('gru', 0, 4)",
+            hint="d_in below 1 is an error too, not only hidden: a layer needs at least one input feature.",
         )
         ex.expect_raises(
             ValueError,
@@ -196,30 +209,47 @@ def check_jordan_run(jordan_run: Callable) -> CheckResult:
     return ex.result
 
 
+def _perplexity_value(ex: Checker, perplexity: Callable, probs, what: str) -> None:
+    """Call ``perplexity(probs)`` and compare with exp(-mean ln p), naming the sign, base and underflow slips."""
+    want = math.exp(-np.mean(np.log(probs)))
+    got, error = ex.try_call(perplexity, probs)
+    if isinstance(error, (ZeroDivisionError, OverflowError, FloatingPointError)) or (
+        error is None and isinstance(got, (int, float, np.floating)) and not math.isfinite(float(got))
+    ):
+        ex.fail(
+            f"{what} gave {got if error is None else repr(error)} instead of about {want:.4g}: the product of "
+            f"{len(probs)} probabilities "
+            "underflows to 0 (or its inverse overflows). Work with the logarithms of the probabilities, not "
+            "their product, as the exercise asks."
+        )
+    if error is not None:
+        ex.fail(f"calling {what} raised {type(error).__name__}: {error}.")
+    value = float(np.asarray(got, dtype=float).reshape(-1)[0]) if np.size(got) == 1 else None
+    if (
+        value is not None
+        and not math.isclose(value, want, rel_tol=1e-6)
+        and math.isclose(value, 1 / want, rel_tol=1e-6)
+    ):
+        ex.fail(
+            f"{what} = {value:.4g}, below 1: a perplexity is never below 1 (it is the effective number of "
+            "equally likely choices). Check the sign of the exponent in the definition."
+        )
+    mixed = {2 ** math.log(want), math.exp(math.log2(want))}
+    if value is not None and any(math.isclose(value, m, rel_tol=1e-6) for m in mixed) and want != 1:
+        ex.fail(
+            f"{what} = {value:.4g}: the logarithm and the exponential have different bases. Pair them as the "
+            "exercise says."
+        )
+    ex.expect_close(got, want, what=what, hint="Compare your formula with the definition in the exercise.")
+
+
 def check_perplexity(perplexity: Callable) -> CheckResult:
     """``perplexity(probs)``: ``(∏ p)^(−1/N) = exp(−mean ln p)``; ValueError for no probabilities or p outside (0, 1]."""
     with Checker("Perplexity from probabilities") as ex:
-        ex.expect_close(
-            ex.call(perplexity, [0.25, 0.25, 0.25, 0.25]),
-            4.0,
-            what="perplexity([0.25] * 4)",
-            hint="A model that always gives 1/4 is as unsure as a fair choice among 4: perplexity 4. "
-            "With natural logarithms the perplexity is exp(J), not 2**J.",
-        )
-        probs = [0.5, 0.1, 0.9, 0.3, 0.05]
-        want = math.exp(-np.mean(np.log(probs)))
-        ex.expect_close(
-            ex.call(perplexity, probs),
-            want,
-            what=f"perplexity({probs})",
-            hint="With natural logarithms the perplexity is exp(J), not 2**J; 2**J needs log base 2.",
-        )
-        ex.expect_close(
-            ex.call(perplexity, np.array([1.0])),
-            1.0,
-            what="perplexity([1.0])",
-            hint="A model that is always certain and right has perplexity 1.",
-        )
+        _perplexity_value(ex, perplexity, [0.25, 0.25, 0.25, 0.25], "perplexity([0.25] * 4)")
+        _perplexity_value(ex, perplexity, [0.5, 0.1, 0.9, 0.3, 0.05], "perplexity([0.5, 0.1, 0.9, 0.3, 0.05])")
+        _perplexity_value(ex, perplexity, np.array([1.0]), "perplexity(np.array([1.0]))")
+        _perplexity_value(ex, perplexity, [0.01] * 200, "perplexity([0.01] * 200)")
         ex.expect_raises(
             ValueError,
             perplexity,
@@ -233,6 +263,13 @@ def check_perplexity(perplexity: Callable) -> CheckResult:
             [0.5, 0.0],
             what="perplexity([0.5, 0.0])",
             hint="A zero probability gives infinite perplexity; raise ValueError for p outside (0, 1].",
+        )
+        ex.expect_raises(
+            ValueError,
+            perplexity,
+            [0.5, 1.5],
+            what="perplexity([0.5, 1.5])",
+            hint="1.5 is not a probability: the range (0, 1] has an upper end too.",
         )
     return ex.result
 
@@ -281,7 +318,18 @@ def check_decode(decode: Callable) -> CheckResult:
             6,
             [3, 0],
             what="decode(..., 6, targets of length 2)",
-            hint="Teacher forcing needs one target per step: raise ValueError if len(targets) != n_steps.",
+            hint="Teacher forcing needs one target per step: raise ValueError if there are fewer.",
+        )
+        ex.expect_raises(
+            ValueError,
+            decode,
+            _toy_step,
+            1,
+            0,
+            6,
+            [3, 0, 4, 4, 1, 2, 0, 1],
+            what="decode(..., 6, targets of length 8)",
+            hint="Teacher forcing needs exactly one target per step: more targets than steps is an error too.",
         )
     return ex.result
 

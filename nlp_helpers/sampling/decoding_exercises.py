@@ -210,6 +210,7 @@ def check_choose_option(fn: Callable) -> CheckResult:
             )
         for options, hint in [
             ([[1, 2], [1]], "[1] is a prefix of [1, 2]: raise ValueError."),
+            ([[3], [4], [3, 4]], "[3] is a prefix of [3, 4]: test every pair of options, in both orders."),
             ([[1, 2], [1, 2]], "the options must all be different: raise ValueError for a duplicate."),
             ([[1, 2], []], "an empty option cannot be generated: raise ValueError."),
             ([[1, 2]], "with fewer than two options there is nothing to choose: raise ValueError."),
@@ -290,7 +291,10 @@ def _contrastive(
 
 
 _CS_MISTAKES = [
-    ({"weight_p": False}, "Weight the model's confidence by (1 - alpha): score = (1 - alpha) p(v) - alpha * penalty."),
+    (
+        {"weight_p": False},
+        "Weight the model's confidence too, not only the penalty: both terms of the score have a weight.",
+    ),
     ({"sim": "dot"}, "The penalty uses the cosine similarity (normalise both hidden states), not the dot product."),
     (
         {"agg": "min"},

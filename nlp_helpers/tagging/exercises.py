@@ -57,6 +57,10 @@ def check_viterbi(viterbi_fn: Callable) -> CheckResult:
             want_path, want_score = viterbi(log_start, log_trans, log_em)
             got = ex.call(viterbi_fn, log_start.copy(), log_trans.copy(), log_em.copy())
             path, score = got
+            ex.expect(
+                isinstance(path, list) and all(isinstance(k, (int, np.integer)) for k in path),
+                f"the best path should be a list of ints (state indices), got {type(path).__name__}.",
+            )
             path = [int(k) for k in path]
             ex.expect(
                 len(path) == T,
@@ -67,8 +71,8 @@ def check_viterbi(viterbi_fn: Callable) -> CheckResult:
                 score,
                 want_score,
                 what=f"the best log score (T={T}, K={K})",
-                hint="Add log scores (never multiply them); v[t, j] = max_i (v[t-1, i] + "
-                "log_trans[i, j]) + log_emissions[t, j], and the answer is max_j v[T-1, j].",
+                hint="Add log scores (never multiply them), and check your recurrence by hand on T = 2: each "
+                "cell keeps the best way to reach it; the answer is the best cell of the last step.",
             )
             ex.expect_equal(
                 path,
@@ -178,6 +182,7 @@ def check_hand_viterbi(hand_viterbi: object) -> CheckResult:
             got["v1_PRON"],
             want["v1_PRON"],
             what="v1_PRON",
+            reveal=False,
             hint="v1(PRON) = pi(PRON) * b(me | PRON): the share of sentences that start with PRON "
             "times the share of PRON tokens that are 'me'.",
         )
@@ -189,6 +194,7 @@ def check_hand_viterbi(hand_viterbi: object) -> CheckResult:
                 got[key],
                 want[key],
                 what=key,
+                reveal=False,
                 hint=f"v2({tag}) = v1(PRON) * a(PRON, {tag}) * b(saw | {tag}); only PRON can emit 'me', "
                 "so it is the only previous tag with a nonzero cell.",
             )
@@ -198,6 +204,7 @@ def check_hand_viterbi(hand_viterbi: object) -> CheckResult:
             ["PRON", "VERB"],
             what="best",
             hint="The best path ends in the larger of v2(VERB) and v2(NOUN); write it as a list of two tag names.",
+            reveal=False,
         )
     return ex.result
 

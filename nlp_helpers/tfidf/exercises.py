@@ -140,6 +140,14 @@ def check_cosine(cosine: Callable) -> CheckResult:
             what="cosine([0,0,0], [1,2,3])",
             hint="A zero vector has no direction; raise ValueError rather than return nan.",
         )
+        ex.expect_raises(
+            ValueError,
+            cosine,
+            [1, 2, 3],
+            [0, 0, 0],
+            what="cosine([1,2,3], [0,0,0])",
+            hint="Either vector may be the zero vector: check both.",
+        )
     return ex.result
 
 
@@ -163,7 +171,7 @@ def check_window_counts(window_counts: Callable) -> CheckResult:
                     + (f"wrong counts for {[(k, got[k], want[k]) for k in wrong]} (got, want); " if wrong else "")
                     + (f"unexpected pairs {extra}; " if extra else "")
                     + "look at the positions j with 1 <= |i - j| <= window on both sides of i, and count "
-                    "(tokens[i], tokens[j]) once per position pair."
+                    "the pair of the two tokens once per pair of positions."
                 )
         got = ex.call(window_counts, ["to", "be"], 5)
         ex.expect(
@@ -312,7 +320,7 @@ def check_weights_by_hand(weights_d2: Callable) -> CheckResult:
         number="every weight should be a number (a float).",
         mistakes=[(_by_hand(**kwargs), hint) for kwargs, hint in BY_HAND_MISTAKES],
         wrong=lambda term, got, right: (
-            f"the weight of {term!r} should be {right:.4f}, got {got:.4f}: count the term in d2, count the "
+            f"the weight of {term!r} is not {got:.4f}: count the term in d2, count the "
             "documents that contain it (df), then count × log10(3 / df)."
         ),
         atol=1e-4,

@@ -310,7 +310,7 @@ CATALOGUE = {
             Wrong(sdpa_unscaled, "sqrt(d_k)"),
             Wrong(sdpa_nan_rows, "fully masked row"),
             Wrong(sdpa_mask_times_scores, "-inf"),
-            Wrong(sdpa_axis0, "axis=-1"),
+            Wrong(sdpa_axis0, "over the keys"),
             Wrong(sdpa_scales_q_in_place, ("modified its input", "`Q`")),
         ],
     ),
@@ -335,7 +335,7 @@ CATALOGUE = {
         wrong=[
             Wrong(slide_eps_inside_sqrt, "inside the square root"),
             Wrong(slide_torch, "population variance"),
-            Wrong(slide_population_std, "ddof=1"),
+            Wrong(slide_population_std, "sample or population"),
             Wrong(slide_whole_matrix, "each row"),
             Wrong(slide_in_place, ("modified its input", "`x`")),
         ],

@@ -119,6 +119,30 @@ def abstain_ignores_allowed(start, end, allowed, max_len, threshold):
     return abstain_ok(start, end, ok, max_len, threshold)
 
 
+def max_error_without_the_argument(hidden, mask):  # raises, but does not say which argument is wrong
+    try:
+        return max_loops(hidden, mask)
+    except ValueError:
+        raise ValueError("no real token") from None
+
+
+def abstain_list(start, end, allowed, max_len, threshold):  # the statement asks for a tuple of two ints
+    span = abstain_ok(start, end, allowed, max_len, threshold)
+    return None if span is None else list(span)
+
+
+def abstain_float_span(start, end, allowed, max_len, threshold):
+    span = abstain_ok(start, end, allowed, max_len, threshold)
+    return None if span is None else (float(span[0]), float(span[1]))
+
+
+def abstain_by_the_helper(start, end, allowed, max_len, threshold):  # "do not use the page's span search"
+    from nlp_helpers.bert.qa import best_span
+
+    i, j = best_span(start, end, max_len, allowed)
+    return None if start[0] + end[0] > start[i] + end[j] + threshold else (int(i), int(j))
+
+
 CATALOGUE = {
     ex.check_greedy_wordpiece: Catalogue(
         correct=[wp_ok, wp_recursive],
@@ -142,9 +166,10 @@ CATALOGUE = {
         correct=[max_ok, max_loops],
         wrong=[
             Wrong(max_ignores_mask, "padding position won"),
-            Wrong(max_multiplies_by_mask, "-inf"),
+            Wrong(max_multiplies_by_mask, "never win"),
             Wrong(max_mean_instead, "mean of the real tokens"),
             Wrong(max_no_empty_check, "ValueError"),
+            Wrong(max_error_without_the_argument, ("does not name", "attention_mask")),
         ],
     ),
     ex.check_c_tf_idf: Catalogue(
@@ -160,6 +185,9 @@ CATALOGUE = {
         wrong=[
             Wrong(abstain_ignores_threshold, "threshold"),
             Wrong(abstain_on_tie, "tie"),
+            Wrong(abstain_list, ("tuple of two ints", "list")),
+            Wrong(abstain_float_span, ("tuple of two ints", "2.0")),
+            Wrong(abstain_by_the_helper, ("`best_span`", "build it yourself")),
             Wrong(abstain_cls_span, "None"),
             Wrong(abstain_separate_argmax, "start <= end"),
             Wrong(abstain_ignores_max_len, "max_len"),

@@ -24,7 +24,7 @@ import nbformat
 import pytest
 
 from tools.classroom.exercises import find_exercises, solution_sources, stub_function
-from tools.classroom.grade import Limits, grade_folder
+from tools.classroom.grade import WALL_FACTOR, Limits, grade_folder
 from tools.classroom.release import release
 from tools.classroom.report import write_reports
 
@@ -162,6 +162,9 @@ def graded(tmp_path_factory):
         "limits/exit/crf.ipynb": _with(
             student["crf"], {"shape": "import sys\n\n\ndef shape(word):\n    sys.exit(3)\n"}
         ),
+        "sleeps/crf.ipynb": _with(
+            student["crf"], {"shape": "import time\n\n\ndef shape(word):\n    time.sleep(10**6)\n"}
+        ),
         "patched/pos.ipynb": _with(student["pos"], {"fast_viterbi": RUNTIME_PATCH_NUMPY}, [TOP_LEVEL_PATCH]),
         "patched/crf.ipynb": _with(student["crf"], {"shape": RUNTIME_PATCH_IMPORT}, [TOP_LEVEL_PATCH]),
         "patched/ner.ipynb": _with(student["ner"], {}, [TOP_LEVEL_PATCH]),
@@ -187,7 +190,9 @@ def graded(tmp_path_factory):
     rows = grade_folder(subs, manifest, out, jobs=2, limits=LIMITS, log=lambda m: None)
     first_s = time.monotonic() - start
     log: list[str] = []
+    start = time.monotonic()
     again = grade_folder(subs, manifest, out, jobs=2, limits=LIMITS, log=log.append)
+    again_s = time.monotonic() - start
     return {
         "rows": rows,
         "again": again,
@@ -197,6 +202,7 @@ def graded(tmp_path_factory):
         "out": out,
         "manifest": manifest,
         "first_s": first_s,
+        "again_s": again_s,
         "n_subs": len(fixtures) + 1,
     }
 
@@ -246,10 +252,10 @@ def test_wrong_answer_is_wrong_with_its_hint(graded):
 @pytest.mark.slow
 def test_infinite_loop_is_an_error_and_the_rest_is_graded(graded):
     rows = _rows(graded, "loops/pos.ipynb")
-    assert rows["tagging-ex-viterbi-hand"][0] == "error" and "longer than 6 s" in rows["tagging-ex-viterbi-hand"][2]
+    assert rows["tagging-ex-viterbi-hand"][0] == "error" and "s of CPU time" in rows["tagging-ex-viterbi-hand"][2]
     assert rows["tagging-ex-viterbi"][:2] == ("correct", 2)
     rows = _rows(graded, "loops/ner.ipynb")
-    assert rows["tagging-ex-constrained"][0] == "error" and "longer than 6 s" in rows["tagging-ex-constrained"][2]
+    assert rows["tagging-ex-constrained"][0] == "error" and "s of CPU time" in rows["tagging-ex-constrained"][2]
 
 
 @pytest.mark.slow
@@ -321,8 +327,16 @@ def test_folder_unchanged_and_second_run_regrades_nothing(graded):
     assert list(table[0]) == ["submission", "exercise", "status", "points", "message"]
     subs = sorted({r["submission"] for r in table})
     assert len(subs) == n and len(table) == sum(_expected_rows(s) for s in subs)
-    # The whole run stays within its limits: no submission took its wall-clock allowance.
-    assert graded["first_s"] < n * LIMITS.wall_s(max(len(v) for v in LABELS.values())) / 2
+    # The whole run stays far from the wall-clock backstop, and a second run over the unchanged folder reads
+    # the cache (and the worked solutions' times) instead of starting a judge: seconds, not minutes.
+    assert graded["first_s"] < n * WALL_FACTOR * LIMITS.wall_s(max(len(v) for v in LABELS.values())) / 2
+    assert graded["again_s"] < 15, graded["again_s"]
+
+
+@pytest.mark.slow
+def test_code_that_sleeps_is_stopped_without_waiting_for_the_wall_clock(graded):
+    rows = _rows(graded, "sleeps/crf.ipynb")
+    assert rows["tagging-ex-shape"][0] == "error" and "without computing" in rows["tagging-ex-shape"][2]
 
 
 @pytest.mark.slow
@@ -397,4 +411,5 @@ def test_the_judge_sets_its_own_limits_and_no_preexec_fn_runs(tmp_path, monkeypa
     nbformat.write(nbformat.v4.new_notebook(), nb)
     grade.run_judge(nb, [{"function": "f"}], Limits(per_exercise_s=2, startup_s=10, memory_mb=100, file_mb=1), [])
     assert "preexec_fn" not in seen[0]
-    assert json.loads(seen[0]["job"])["limits"] == {"memory_bytes": 100 * 2**20, "cpu_s": 12, "file_bytes": 2**20}
+    cpu = int(10 + 2 + (1 + grade.REFERENCE_FACTOR) * grade.CALIBRATION_S)  # start-up, floor, a solution's check
+    assert json.loads(seen[0]["job"])["limits"] == {"memory_bytes": 100 * 2**20, "cpu_s": cpu, "file_bytes": 2**20}

@@ -101,3 +101,47 @@ def solutions() -> dict[str, Callable]:
                     if key:
                         pairs[key] = namespace[call.group(2)]
     return pairs
+
+
+def checker_key(checker: Callable) -> str:
+    """``"<chapter>.<module>.check_x"``, the key of :func:`all_checkers` for a checker function."""
+    parts = checker.__module__.split(".")
+    return f"{parts[1]}.{parts[2]}.{checker.__name__}"
+
+
+@cache
+def solution_sources() -> dict[str, str]:
+    """``{checker key: source}``: the solution cells that define each checker's answer (notebooks' ``## Exercises``)."""
+    keys = {checker_key(f) for f in all_checkers().values()}
+    out: dict[str, str] = {}
+    for path in toc_notebooks():
+        cells = [c for c in _exercise_cells(path)[1:] if "exercise-stub" not in c.metadata.get("tags", [])]
+        for cell in cells:
+            lines = cell.source.strip().splitlines()
+            call = re.search(r"^(check_\w+)\((\w+)\)\s*$", lines[-1]) if lines else None
+            if not call:
+                continue
+            name = call.group(2)
+            defining = [c.source for c in cells if re.search(rf"^(def {name}\(|{name}\s*=)", c.source, re.M)]
+            key = next((k for k in keys if k.endswith("." + call.group(1))), None)
+            if key and defining:
+                out[key] = "\n".join(defining)
+    return out
+
+
+@cache
+def statements() -> dict[str, str]:
+    """``{checker key: statement}``: the ``{exercise}`` markdown before each checker's call in the notebooks."""
+    keys = {checker_key(f) for f in all_checkers().values()}
+    out: dict[str, str] = {}
+    for path in toc_notebooks():
+        statement = ""
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown" and "{exercise}" in cell.source:
+                statement = cell.source
+            elif cell.cell_type == "code" and statement:
+                for name in re.findall(r"^(check_\w+)\(\w+\)\s*$", cell.source, re.M):
+                    key = next((k for k in keys if k.endswith("." + name)), None)
+                    if key:
+                        out.setdefault(key, statement)
+    return out

@@ -316,6 +316,50 @@ def ln_backward_ignores_eps(x, dy, eps=1e-5):
     return layer_norm_backward(x, dy, 1e-5)
 
 
+# ----- requirements the first catalogue missed: "using only a sigmoid", a negative p, eps outside the square
+# root (a tiny gradient), the page's dropout helper; and AdamW by torch's own optimizer (the checker's numpy
+# reference must agree with it)
+def tanh_by_numpy(z):
+    return np.tanh(np.asarray(z, dtype=float))
+
+
+def tanh_by_torch(z):
+    return torch.tanh(torch.as_tensor(np.asarray(z, dtype=float))).numpy()
+
+
+def dropout_negative_p_allowed(x, p, gen):
+    if p >= 1:
+        raise ValueError(f"p must be below 1, got {p}")
+    return np.where(gen.random(np.shape(x)) >= p, np.asarray(x) / (1 - p), 0.0)
+
+
+def dropout_by_the_helper(x, p, gen):
+    from nlp_helpers.feedforward.normalisation import dropout
+
+    return dropout(x, p, gen)
+
+
+def adamw_eps_under_the_root(params, grads, state, lr, weight_decay):
+    t = state["t"] = state.get("t", 0) + 1
+    out = []
+    for i, (p, g) in enumerate(zip(params, grads)):
+        m_hat, v_hat = _adam_parts(p, g, state, i, t)
+        out.append(p * (1 - lr * weight_decay) - lr * m_hat / (v_hat + 1e-8).sqrt())
+    return out
+
+
+def adamw_torch_optimizer(params, grads, state, lr, weight_decay):
+    if "opt" not in state:
+        state["params"] = [p.detach().clone().requires_grad_(True) for p in params]
+        state["opt"] = torch.optim.AdamW(state["params"], lr=lr, weight_decay=weight_decay)
+    for q, p, g in zip(state["params"], params, grads):
+        with torch.no_grad():
+            q.copy_(p)
+        q.grad = g.detach().clone()
+    state["opt"].step()
+    return [q.detach().clone() for q in state["params"]]
+
+
 CATALOGUE = {
     ex.check_tanh_via_sigmoid: Catalogue(
         correct=[tanh_via_sigmoid, tanh_scipy_style],
@@ -323,6 +367,8 @@ CATALOGUE = {
             Wrong(tanh_forgets_the_2_inside, "2 * sigmoid(2 * z)"),
             Wrong(tanh_nan_far_out, "not nan"),
             Wrong(tanh_scalar_loop, "TypeError"),
+            Wrong(tanh_by_numpy, ("np.tanh", "sigmoid only")),
+            Wrong(tanh_by_torch, ("torch.tanh", "sigmoid only")),
         ],
     ),
     ex.check_binary_cross_entropy: Catalogue(
@@ -337,10 +383,12 @@ CATALOGUE = {
     ex.check_inverted_dropout: Catalogue(
         correct=[inverted_dropout, dropout_mask_times],
         wrong=[
-            Wrong(dropout_no_rescale, "/ (1 - p)"),
-            Wrong(dropout_inverted_mask, ">= p"),
+            Wrong(dropout_no_rescale, "does not rescale"),
+            Wrong(dropout_inverted_mask, "mask rule"),
             Wrong(dropout_no_check, "ValueError"),
             Wrong(dropout_in_place, ("modified its input", "`x`")),
+            Wrong(dropout_negative_p_allowed, ("inverted_dropout(x, -0.1, gen)", "negative p")),
+            Wrong(dropout_by_the_helper, ("`dropout`", "build it yourself")),
         ],
     ),
     ex.check_perplexity_by_hand: Catalogue(
@@ -370,7 +418,7 @@ CATALOGUE = {
         ],
     ),
     ex.check_adamw_step: Catalogue(
-        correct=[adamw_step, adamw_functional],
+        correct=[adamw_step, adamw_functional, adamw_torch_optimizer],
         wrong=[
             Wrong(adamw_l2_in_gradient, "decoupled"),
             Wrong(adamw_no_bias_correction, "bias-corrected"),
@@ -380,12 +428,13 @@ CATALOGUE = {
             Wrong(adamw_returns_old, "did not change"),
             Wrong(adamw_in_place, ("modified its input", "`params`")),
             Wrong(adamw_one_tensor, "list of new tensors"),
+            Wrong(adamw_eps_under_the_root, ("gradient 1e-6", "not under it")),
         ],
     ),
     ex.check_layer_norm_backward: Catalogue(
         correct=[layer_norm_backward, ln_backward_autograd],
         wrong=[
-            Wrong(ln_backward_no_mean_term, "mean(dy)"),
+            Wrong(ln_backward_no_mean_term, "mean of dy"),
             Wrong(ln_backward_no_xhat_term, "x_hat"),
             Wrong(ln_backward_unbiased, "biased variance"),
             Wrong(ln_backward_ignores_eps, "eps"),

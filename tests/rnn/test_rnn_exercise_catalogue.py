@@ -176,6 +176,46 @@ def bi_gru_reversed_loop(x, fwd, bwd):
     return torch.stack([torch.cat([f, b], -1) for f, b in zip(outs_f, outs_b)], 1)
 
 
+# ----- requirements the first catalogue missed: more targets than steps, d_in = 0, an int, the product of
+# probabilities (underflows), probabilities above 1, the sign of the exponent
+def decode_accepts_more_targets(step, state, first_token, n_steps, targets=None):
+    if targets is not None and len(targets) < n_steps:
+        raise ValueError("targets: fewer than n_steps")
+    return decode_ok(step, state, first_token, n_steps, None if targets is None else targets[:n_steps])
+
+
+def rnn_params_checks_hidden_only(cell, d_in, hidden):
+    if hidden < 1:
+        raise ValueError("hidden must be at least 1")
+    return rnn_params_ok(cell, max(d_in, 1), hidden)
+
+
+def rnn_params_float(cell, d_in, hidden):
+    return float(rnn_params_ok(cell, d_in, hidden))
+
+
+def perplexity_product(probs):
+    probs = np.asarray(probs, dtype=float)
+    if probs.size == 0 or np.any((probs <= 0) | (probs > 1)):
+        raise ValueError("probs: need probabilities in (0, 1]")
+    with np.errstate(divide="ignore", over="ignore"):
+        return float(np.prod(probs) ** (-1 / probs.size))
+
+
+def perplexity_no_upper_bound(probs):
+    probs = np.asarray(probs, dtype=float)
+    if probs.size == 0 or np.any(probs <= 0):
+        raise ValueError("probs: need positive probabilities")
+    return float(np.exp(-np.mean(np.log(probs))))
+
+
+def perplexity_no_minus(probs):
+    probs = np.asarray(probs, dtype=float)
+    if probs.size == 0 or np.any((probs <= 0) | (probs > 1)):
+        raise ValueError("probs: need probabilities in (0, 1]")
+    return float(np.exp(np.mean(np.log(probs))))
+
+
 CATALOGUE = {
     ex.check_rnn_params: Catalogue(
         correct=[rnn_params_ok, rnn_params_table],
@@ -186,6 +226,8 @@ CATALOGUE = {
             Wrong(rnn_params_no_u, "recurrent matrix U"),
             Wrong(rnn_params_no_checks, "'rnn', 'gru' or 'lstm'"),
             Wrong(rnn_params_size_unchecked, "'rnn', 'gru' or 'lstm'"),
+            Wrong(rnn_params_checks_hidden_only, "d_in below 1"),
+            Wrong(rnn_params_float, "should return an int"),
         ],
     ),
     ex.check_jordan_run: Catalogue(
@@ -203,9 +245,12 @@ CATALOGUE = {
     ex.check_perplexity: Catalogue(
         correct=[perplexity_ok, perplexity_log2],
         wrong=[
-            Wrong(perplexity_two_to_the_nats, "not 2**J"),
+            Wrong(perplexity_two_to_the_nats, "different bases"),
             Wrong(perplexity_no_checks, "ValueError"),
             Wrong(perplexity_allows_zero, ("perplexity([0.5, 0.0])", "ValueError")),
+            Wrong(perplexity_product, ("underflows", "logarithms")),
+            Wrong(perplexity_no_upper_bound, ("perplexity([0.5, 1.5])", "not a probability")),
+            Wrong(perplexity_no_minus, ("never below 1", "sign of the exponent")),
         ],
     ),
     ex.check_decode: Catalogue(
@@ -213,7 +258,8 @@ CATALOGUE = {
         wrong=[
             Wrong(decode_ignores_targets, "feed targets[t]"),
             Wrong(decode_returns_targets, "return the model's predictions"),
-            Wrong(decode_no_check, "len(targets) != n_steps"),
+            Wrong(decode_no_check, "one target per step"),
+            Wrong(decode_accepts_more_targets, "more targets than steps"),
         ],
     ),
     ex.check_bi_gru: Catalogue(

@@ -265,6 +265,16 @@ for _name, _obj in list(globals().items()):
     if callable(_obj) and getattr(_obj, "__name__", "") == "answer":
         _obj.__name__ = _name  # readable test ids and messages
 
+
+def choose_prefix_one_way(logits_fn, prompt_ids, options):  # only "a later option is a prefix of an earlier one"
+    _check_options(options, skip="prefix")
+    for i, a in enumerate(options):
+        for b in options[i + 1 :]:
+            if len(b) < len(a) and list(a[: len(b)]) == list(b):
+                raise ValueError("an option is a prefix of another")
+    return choose_no_prefix_check(logits_fn, prompt_ids, options)
+
+
 CATALOGUE = {
     check_best_draft_length: Catalogue(
         correct=[gamma_loop, gamma_numpy],
@@ -294,6 +304,7 @@ CATALOGUE = {
             Wrong(choose_returns_tokens, "index of the option"),
             Wrong(choose_twice_per_token, "once per generated token"),
             Wrong(choose_no_prefix_check, "prefix"),
+            Wrong(choose_prefix_one_way, "both orders"),
             Wrong(choose_no_duplicate_check, "duplicate"),
             Wrong(choose_no_count_check, "fewer than two"),
         ],
@@ -301,7 +312,7 @@ CATALOGUE = {
     check_contrastive_search: Catalogue(
         correct=[_cs(), cs_vectorised],
         wrong=[
-            Wrong(_cs(weight_p=False), "(1 - alpha)"),
+            Wrong(_cs(weight_p=False), "confidence too"),
             Wrong(_cs(sim="dot"), "cosine"),
             Wrong(_cs(agg=np.min), "LARGEST cosine"),
             Wrong(_cs(agg=np.mean), "LARGEST cosine"),

@@ -235,6 +235,12 @@ def cached_drops_prompt(model, ids, max_new_tokens):
     return _cached(model, ids, max_new_tokens)[:, ids.shape[1] :]
 
 
+def distinct_by_the_helper(sequences, n):  # one call of the page's helper: not the exercise
+    from nlp_helpers.sampling.generate import distinct_n
+
+    return distinct_n(sequences, n)
+
+
 CATALOGUE = {
     ex.check_sampling_by_hand: Catalogue(
         correct=[by_hand_exact, by_hand_computed],
@@ -264,6 +270,7 @@ CATALOGUE = {
         correct=[distinct_tuples, distinct_zip],
         wrong=[
             Wrong(distinct_per_sequence, "pooled"),
+            Wrong(distinct_by_the_helper, ("`distinct_n`", "build it yourself")),
             Wrong(distinct_joined_with_space, ("collide", "tuple")),
             Wrong(distinct_joined, ("collide", "tuple")),
             Wrong(distinct_zero_when_empty, ("should raise ValueError", "0/0")),

@@ -26,6 +26,7 @@ from nlp_helpers.tokenization.exercises import (
     check_osa_distance,
     check_unigram_log_likelihood,
 )
+from tests.exercise_helpers import assert_hint_tells_not
 from tests.tokenization.test_tokenization_exercises import (
     encode_ids_characters,
     encode_ids_huggingface,
@@ -68,6 +69,9 @@ PRICES_WRONG = {
     "no decimals": (lambda t: re.findall(r"\$\d+(?:,\d{3})*", t), "decimal"),
     # requirement: a final '.' or ',' is not part of the price
     "greedy punctuation": (lambda t: re.findall(r"\$[\d.,]+", t), "punctuation"),
+    # requirement: a full stop or comma after an integer amount is not part of it ("It costs $12.")
+    "integer keeps the full stop": (lambda t: re.findall(r"\$\d+(?:,\d{3})*(?:\.\d*)?", t), "punctuation"),
+    "integer keeps the comma": (lambda t: re.findall(r"\$\d[\d,]*(?:\.\d+)?", t), "punctuation"),
     # requirement: '$' immediately followed by digits
     "space allowed": (lambda t: re.findall(r"\$ ?\d+(?:,\d{3})*(?:\.\d+)?", t), "immediately"),
     # requirement: numbers without '$' are not prices
@@ -342,6 +346,16 @@ UNIGRAM_WRONG = {
 }
 
 
+# --------------------------------------------------------------------------- the page's helper is off
+def max_match_by_the_helper(text, vocabulary):  # one call of the page's helper: not the exercise
+    from nlp_helpers.tokenization.segmentation import max_match
+
+    return max_match(text, vocabulary)
+
+
+MAXMATCH_WRONG["calls the page's max_match"] = (max_match_by_the_helper, "build it yourself")
+
+
 # --------------------------------------------------------------------------- the tests
 CASES = [
     (check_find_prices, {"regex": prices_regex, "scanner": prices_scanner}, PRICES_WRONG),
@@ -372,6 +386,7 @@ def test_typical_wrong_answers_are_rejected_with_a_hint_naming_the_mistake(check
     result = checker(answer)
     assert result.status == "wrong", str(result)
     assert hint.lower() in result.message.lower(), str(result)
+    assert_hint_tells_not(checker, result.message)
 
 
 def test_every_exercise_has_two_right_answers_and_several_wrong_ones():

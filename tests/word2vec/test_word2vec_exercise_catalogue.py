@@ -152,6 +152,25 @@ def _softmax(scores):
     return e / e.sum()
 
 
+# ----- one call of the page's helper is not an answer: the checker switches the helper off
+def cbow_by_the_helper(context_ids, W1, W2):
+    from nlp_helpers.word2vec.softmax import cbow_forward
+
+    return cbow_forward(context_ids, W1, W2)["probs"]
+
+
+def noise_by_the_helper(counts, power=0.75):
+    from nlp_helpers.word2vec.corpus import noise_distribution
+
+    return noise_distribution(counts, power)
+
+
+def nearest_by_the_helper(word, words, vectors, topn):
+    from nlp_helpers.word2vec.evaluation import WordVectors
+
+    return [w for w, _ in WordVectors(list(words), np.asarray(vectors, dtype=float)).most_similar(word, topn)]
+
+
 CATALOGUE = {
     ex.check_cbow_probabilities: Catalogue(
         correct=[cbow_probabilities, cbow_loop],
@@ -161,6 +180,7 @@ CATALOGUE = {
             Wrong(cbow_mean_not_sum, "sum"),
             Wrong(cbow_mutates_w1, ("modified its input", "`W1`")),
             Wrong(cbow_scores_only, "softmax"),
+            Wrong(cbow_by_the_helper, ("`cbow_forward`", "build it yourself")),
         ],
     ),
     ex.check_noise_probs: Catalogue(
@@ -169,13 +189,14 @@ CATALOGUE = {
             Wrong(noise_unigram, "0.75"),
             Wrong(noise_ignores_power, "power argument"),
             Wrong(noise_unnormalised, "divide by the sum"),
+            Wrong(noise_by_the_helper, ("`noise_distribution`", "build it yourself")),
         ],
     ),
     ex.check_train_cbow_ns: Catalogue(
         correct=[train_closed_form, train_autograd],
         wrong=[
             Wrong(train_sum_gradient_to_every_context_row, ("mean", "W_in")),
-            Wrong(train_fancy_index_update, ("np.add.at", "W_out")),
+            Wrong(train_fancy_index_update, ("Accumulate the repeats", "W_out")),
             Wrong(train_in_place, ("modified its input", "`W_in`")),
             Wrong(train_no_loss, "tuple"),
         ],
@@ -188,6 +209,7 @@ CATALOGUE = {
             Wrong(nearest_no_error, "KeyError"),
             Wrong(nearest_least_similar_first, ("wrong order", "most similar first")),
             Wrong(nearest_row_numbers, ("strings", "row numbers")),
+            Wrong(nearest_by_the_helper, ("most_similar", "build it yourself")),
         ],
     ),
 }

@@ -30,8 +30,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--manifest", type=Path, required=True, help="the release's manifest.json (or its folder)")
     p.add_argument("--out", type=Path, default=Path("gradebook.csv"))
     p.add_argument("--jobs", type=int, default=2, help="submissions graded at once (default 2)")
-    p.add_argument("--exercise-timeout", type=float, default=20.0, help="seconds per exercise (default 20)")
-    p.add_argument("--startup-timeout", type=float, default=60.0, help="seconds to start a judge (default 60)")
+    p.add_argument(
+        "--exercise-timeout",
+        type=float,
+        default=20.0,
+        help="CPU seconds per exercise, on top of 20x the worked solution's (default 20)",
+    )
+    p.add_argument("--startup-timeout", type=float, default=60.0, help="CPU seconds to start a judge (default 60)")
     p.add_argument("--memory-mb", type=int, default=3072, help="memory limit per submission (default 3072)")
     p = sub.add_parser("export", help="export the exercises for nbgrader or otter-grader")
     p.add_argument("--format", choices=["nbgrader", "otter"], required=True)

@@ -3,15 +3,21 @@
 Every ``.ipynb`` under the folder is read (never changed), matched to a page of the release (by the
 ``nlp_classroom`` metadata the release stamps, else by its exercise labels), and the code each exercise
 needs is extracted (``tools.classroom.extract``). A separate judge process (``tools.classroom.judge``)
-then runs it in a scratch copy of the submission's folder, with limits on memory, CPU time, file size
-and wall-clock time, in a network namespace with no network when the system allows one, and calls the
-book's checkers there. Results are cached by the submission's content: a second run regrades only the
-submissions that changed.
+then runs it in a scratch copy of the submission's folder, with limits on memory, CPU time and file size,
+in a network namespace with no network when the system allows one, and calls the book's checkers there.
+
+Time is limited in **CPU seconds**, never in wall-clock seconds, so that a busy or slow machine grades a
+correct answer correct: each exercise may use ``per_exercise_s`` plus ``REFERENCE_FACTOR`` times what the
+page's worked solution (from the instructor's notebook) uses on this machine, which the judge measures by
+checking it just before the answer; the whole judge, its start-up and the sum of those.
+A wall-clock timer ``WALL_FACTOR`` times longer only ends a judge stuck where no limit reaches it. Results are
+cached by the submission's content: a second run regrades only the submissions that changed.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import importlib.util
 import json
@@ -30,7 +36,8 @@ from pathlib import Path
 
 import nbformat
 
-from tools.classroom.exercises import find_exercises, page_version
+from nlp_helpers.exercises.checker import REFERENCE_FACTOR
+from tools.classroom.exercises import find_exercises, page_version, solution_indices
 from tools.classroom.extract import extract
 from tools.classroom.release import METADATA_KEY, read_manifest
 from tools.toc_notebooks import ROOT
@@ -40,11 +47,14 @@ GRADER_VERSION = "1"
 MAX_FOLDER_COPY_BYTES = 50_000_000
 MAX_LINE = 1_000_000  # characters in one line of the judge's report
 STATUSES = ("correct", "not yet", "wrong", "error")
+WALL_FACTOR = 20  # the wall-clock backstop of a judge: this many times its CPU allowance
+CALIBRATION_S = 10.0  # CPU seconds a worked solution's check may take when the judge times it
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-submission limits. ``startup_s`` covers starting Python and importing the checkers."""
+    """Per-submission limits, in CPU seconds: ``per_exercise_s`` per exercise (on top of ``REFERENCE_FACTOR``
+    times the worked solution's CPU time), ``startup_s`` for starting Python and importing the checkers."""
 
     per_exercise_s: float = 20.0
     startup_s: float = 60.0
@@ -58,7 +68,12 @@ class Limits:
                 raise ValueError(f"{name}: expected a positive number, got {value!r}")
 
     def wall_s(self, n_exercises: int) -> float:
+        """The CPU allowance of a judge of ``n_exercises`` exercises with no time measured for their solutions."""
         return self.startup_s + self.per_exercise_s * max(n_exercises, 1)
+
+    def exercise_s(self, solution_cpu: float) -> float:
+        """The CPU seconds an exercise may use when its worked solution uses ``solution_cpu`` on this machine."""
+        return self.per_exercise_s + REFERENCE_FACTOR * max(solution_cpu, 0.0)
 
 
 def isolation_prefix() -> list[str]:
@@ -115,15 +130,34 @@ def _scratch_copy(path: Path, scratch: Path) -> None:
         shutil.copyfile(p, scratch / p.name)
 
 
-def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -> dict[str, tuple[str, str]]:
-    """Run the judge on extracted code in a scratch copy of ``path``'s folder; ``{function: (status, message)}``."""
+def run_judge(
+    path: Path, jobs: list[dict], limits: Limits, prefix: list[str], cpu_out: dict[str, float] | None = None
+) -> dict[str, tuple[str, str]]:
+    """Run the judge on extracted code in a scratch copy of ``path``'s folder; ``{function: (status, message)}``.
+
+    Each job may carry ``solution``, the worked solution's code, which the judge checks first to set the
+    exercise's CPU allowance; ``cpu_out`` receives the CPU seconds each exercise used."""
     nonce = secrets.token_hex(16)
-    wall = limits.wall_s(len(jobs))
+    # The judge limits each exercise itself; this caps the whole process: start-up, each worked solution's
+    # check (at most CALIBRATION_S) and each answer's allowance (the floor plus 20x a solution's time).
+    cpu_total = limits.startup_s + len(jobs) * (limits.per_exercise_s + (1 + REFERENCE_FACTOR) * CALIBRATION_S)
+    wall = WALL_FACTOR * cpu_total
     # The judge sets these on itself before it imports anything (tools/classroom/judge.py): setting them in
     # a preexec_fn is unsafe with the grading threads, and the forked child of a large grader (its address
     # space already past the memory limit) could not allocate after RLIMIT_AS and failed to start at random.
-    job_limits = {"memory_bytes": limits.memory_mb * 2**20, "cpu_s": int(wall), "file_bytes": limits.file_mb * 2**20}
-    job = {"nonce": nonce, "per_exercise_s": limits.per_exercise_s, "limits": job_limits, "exercises": jobs}
+    job_limits = {
+        "memory_bytes": limits.memory_mb * 2**20,
+        "cpu_s": int(cpu_total),
+        "file_bytes": limits.file_mb * 2**20,
+    }
+    job = {
+        "nonce": nonce,
+        "per_exercise_s": limits.per_exercise_s,
+        "reference_factor": REFERENCE_FACTOR,
+        "calibration_s": CALIBRATION_S,
+        "limits": job_limits,
+        "exercises": jobs,
+    }
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "PYTHONPATH": str(ROOT),
@@ -138,8 +172,14 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
         "NLP_EXERCISES_TIME_SCALE": "1000",
     }
     results: dict[str, tuple[str, str]] = {}
+    cpu_used: dict[str, float] = {}
     current, done = None, False
-    with tempfile.TemporaryDirectory(prefix="nlp-grade-") as scratch, tempfile.TemporaryFile("w+b") as errors:
+    # ignore_cleanup_errors: a judge killed a moment ago may still be writing there; a failed clean-up must
+    # never turn a graded submission into a grader failure.
+    with (
+        tempfile.TemporaryDirectory(prefix="nlp-grade-", ignore_cleanup_errors=True) as scratch,
+        tempfile.TemporaryFile("w+b") as errors,
+    ):
         _scratch_copy(path, Path(scratch))
         env["HOME"] = env["TMPDIR"] = scratch
         cmd = [*prefix, sys.executable, "-P", "-m", "tools.classroom.judge"]
@@ -170,6 +210,8 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
                     current = event.get("function")
                 elif event.get("event") == "result" and event.get("status") in STATUSES:
                     results[str(event.get("function"))] = (event["status"], str(event.get("message", "")))
+                    if isinstance(event.get("cpu"), (int, float)):
+                        cpu_used[str(event.get("function"))] = float(event["cpu"])
                     current = None
                 elif event.get("event") == "done":
                     done = True
@@ -188,6 +230,8 @@ def run_judge(path: Path, jobs: list[dict], limits: Limits, prefix: list[str]) -
             if j["function"] not in results:
                 late = current is not None and j["function"] != current
                 results[j["function"]] = ("error", "not graded: the grading process stopped earlier" if late else why)
+    if cpu_out is not None:
+        cpu_out.update(cpu_used)
     return results
 
 
@@ -222,8 +266,24 @@ def _code_cells(nb: nbformat.NotebookNode) -> list[str]:
     return [c.source for c in nb.cells if c.get("cell_type") == "code" and isinstance(c.get("source"), str)]
 
 
+@functools.cache
+def worked_solutions(page: str, functions: tuple[str, ...]) -> dict[str, str]:
+    """``{function: code}``: the worked solutions of ``page`` (its instructor's notebook, if it is here), run by
+    the judge before a student's answer to time them on this machine (empty: the limits are then the floors)."""
+    path = ROOT / f"{page}.ipynb"
+    if not path.is_file():
+        return {}
+    nb = nbformat.read(path, as_version=4)
+    cells = [nb.cells[i].source for i in sorted(set(solution_indices(nb)))]
+    setup = [c.source for c in nb.cells[:1] if c.cell_type == "code"]
+    return dict(extract(setup + cells, list(functions)).code)
+
+
 def grade_submission(path: Path, manifest: dict, limits: Limits, prefix: list[str]) -> list[dict]:
-    """Grade one notebook: rows ``{exercise, status, message}`` for the exercises of its page."""
+    """Grade one notebook: rows ``{exercise, status, message}`` for the exercises of its page.
+
+    Each job carries the exercise's worked solution (:func:`worked_solutions`): the judge checks it first and
+    allows the student's answer ``per_exercise_s`` plus ``REFERENCE_FACTOR`` times its CPU time."""
     pages = manifest["pages"]
     only = _exercises_of(path, manifest)
     try:
@@ -247,8 +307,10 @@ def grade_submission(path: Path, manifest: dict, limits: Limits, prefix: list[st
             else:
                 rows[fn] = ("not yet", f"the notebook defines no function `{fn}`: write it in the exercise's cell")
         else:
+            solution = worked_solutions(page, tuple(x["function"] for x in exercises)).get(fn)
             jobs.append(
-                {"function": fn, "checker_module": e["checker_module"], "checker": e["checker"], "code": found.code[fn]}
+                {"function": fn, "checker_module": e["checker_module"], "checker": e["checker"]}
+                | {"code": found.code[fn], "solution": solution}
             )
     if jobs:
         rows |= run_judge(path, jobs, limits, prefix)
@@ -285,8 +347,15 @@ def _write_json(path: Path, data) -> None:
 
 
 def _exercises_of(path: Path, manifest: dict) -> list[dict]:
+    """The exercises of the page ``path`` is (by its metadata or exercises), else the one row "(unknown page)"."""
     pages = manifest["pages"]
-    return next(iter(pages.values()))["exercises"] if len(pages) == 1 else [{"label": "(unknown page)"}]
+    if len(pages) == 1:
+        return next(iter(pages.values()))["exercises"]
+    try:
+        page, _ = identify(nbformat.reads(path.read_text(encoding="utf-8"), as_version=4), manifest)
+    except Exception:  # noqa: BLE001 - unreadable: no page to name
+        page = None
+    return pages[page]["exercises"] if page in pages else [{"label": "(unknown page)"}]
 
 
 def find_submissions(folder: Path) -> list[Path]:

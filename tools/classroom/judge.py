@@ -5,8 +5,11 @@ one JSON line per event to the stdout it was given, tagged with the run's nonce.
 runs it imports the checkers, takes a snapshot of the grader's own objects, makes the book's modules
 read-only and sends ``print`` output elsewhere; after each exercise it verifies the snapshot. The verdict
 is a ``CheckResult`` of the genuine class, or nothing. The network is cut by the parent (a namespace); the
-job's limits on memory, CPU time and file size are set here before anything is imported, and a
-per-exercise timer.
+job's limits on memory, CPU time and file size are set here before anything is imported. Each exercise is
+limited in the CPU time it uses, not in wall-clock time: ``per_exercise_s`` plus ``reference_factor`` times
+the CPU time of the page's worked solution (sent with the job), whose check runs first, here; so a busy
+machine grades a correct answer correct. Code that sleeps or waits without computing is stopped too
+(``run_limited``). Each result reports the CPU seconds the exercise used.
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ import functools
 import importlib
 import json
 import os
-import signal
 import sys
 import types
 
@@ -24,6 +26,14 @@ STATUSES = ("correct", "not yet", "wrong")
 
 class GraderLimit(BaseException):
     """A limit the grader enforces (time, memory, exit): a BaseException, so checkers do not catch it."""
+
+
+class GraderTimeUp(GraderLimit):
+    """An exercise used more than its CPU time, or waited without computing (raised by ``run_limited``)."""
+
+    def __init__(self, cpu: float = 0.0, wall: float = 0.0, reason: str = "cpu") -> None:
+        super().__init__(reason)
+        self.cpu, self.wall, self.reason = cpu, wall, reason
 
 
 class _ReadOnlyModule(types.ModuleType):
@@ -107,6 +117,10 @@ def main() -> int:
     job = json.loads(sys.stdin.read())
     _apply_limits(job["limits"])
     nonce, per_exercise = job["nonce"], float(job["per_exercise_s"])
+    import time
+
+    from nlp_helpers.exercises.guard import run_limited
+
     out = os.fdopen(os.dup(1), "w", buffering=1, encoding="utf-8")  # the channel to the grader
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, 1)  # the student's print() goes nowhere
@@ -133,28 +147,49 @@ def main() -> int:
     before = _snapshot(watched)
     _protect(("nlp_helpers", "numpy", "builtins", "tools"))
     codes = {ex["function"]: compile(ex["code"], f"<submission: {ex['function']}>", "exec") for ex in job["exercises"]}
+    solutions = {
+        ex["function"]: compile(ex["solution"], f"<worked solution: {ex['function']}>", "exec")
+        for ex in job["exercises"]
+        if ex.get("solution")
+    }
+    factor, calibration = float(job.get("reference_factor", 20.0)), float(job.get("calibration_s", 10.0))
 
-    def on_alarm(signum, frame):
-        raise GraderLimit(f"took longer than {per_exercise:g} s")
+    def run(fn_name: str, code=None):
+        namespace = {"__name__": "__submission__"}
+        exec(codes[fn_name] if code is None else code, namespace)  # noqa: S102 - screened, extracted student code
+        fn = namespace[fn_name]
+        return checkers[fn_name](_guarded(fn) if callable(fn) else fn)  # a value: a by-hand answer
 
-    signal.signal(signal.SIGALRM, on_alarm)
+    def solution_cpu(fn_name: str) -> float:
+        """CPU seconds the worked solution's check takes here (0 when there is none or it fails)."""
+        if fn_name not in solutions:
+            return 0.0
+        start = time.process_time()
+        try:
+            result, _ = run_limited(run, (fn_name, solutions[fn_name]), {}, calibration, stop=GraderTimeUp)
+        except BaseException:  # noqa: BLE001 - a broken solution only loses its allowance
+            return 0.0
+        return time.process_time() - start if getattr(result, "status", None) == "correct" else 0.0
+
     for ex in job["exercises"]:
         fn_name = ex["function"]
         emit(event="start", function=fn_name)
+        limit = per_exercise + factor * solution_cpu(fn_name)
         status, message = "error", ""
+        start = time.process_time()
         try:
-            signal.setitimer(signal.ITIMER_REAL, per_exercise, 1.0)  # and again every second if swallowed
-            try:
-                namespace = {"__name__": "__submission__"}
-                exec(codes[fn_name], namespace)  # noqa: S102 - screened, extracted student code
-                fn = namespace[fn_name]
-                result = checkers[fn_name](_guarded(fn) if callable(fn) else fn)  # a value: a by-hand answer
-            finally:
-                signal.setitimer(signal.ITIMER_REAL, 0)
+            result, _ = run_limited(run, (fn_name,), {}, limit, idle_limit=per_exercise, stop=GraderTimeUp)
             if type(result) is not genuine_result or result.status not in STATUSES:
                 message = "the checker returned no verdict (was it replaced?); no marks"
             else:
                 status, message = result.status, str(result.message)
+        except GraderTimeUp as exc:
+            message = (
+                f"`{fn_name}` waited {exc.wall:.3g} s without computing (sleep, input or a lock); no marks"
+                if exc.reason == "idle"
+                else f"`{fn_name}` used more than {limit:.3g} s of CPU time (it was stopped after {exc.cpu:.3g} s "
+                f"of CPU time, {exc.wall:.3g} s on the clock): the code probably loops forever; no marks"
+            )
         except GraderLimit as exc:
             message = f"`{fn_name}` {exc}; no marks"
         except SystemExit as exc:
@@ -169,7 +204,8 @@ def main() -> int:
             message = f"the submission changed the grader's code ({', '.join(changed[:3])}); no marks"
             emit(event="result", function=fn_name, status=status, message=message)
             break  # nothing graded after this can be trusted
-        emit(event="result", function=fn_name, status=status, message=message)
+        cpu = round(time.process_time() - start, 4)
+        emit(event="result", function=fn_name, status=status, message=message, cpu=cpu)
     emit(event="done")
     return 0
 
