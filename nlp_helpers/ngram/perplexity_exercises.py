@@ -27,35 +27,36 @@ def _close(a: object, b: float, rel: float = 1e-9) -> bool:
 def check_corpus_perplexity(corpus_perplexity: Callable) -> CheckResult:
     """``corpus_perplexity(sentence_logprobs)``: one perplexity over the pooled tokens of all sentences."""
     with Checker("The perplexity of a corpus") as ex:
-        # Two sentences: tokens of probability 1/2, 1/2 (2 bits) and 1/8 (3 bits): 5 bits over 3 tokens.
-        corpus = [[-1.0, -1.0], [-3.0]]
-        want = 2 ** (5 / 3)
+        # Two sentences (not the statement's by-hand corpus): 1/4, 1/4 (4 bits) and 1/32 (5 bits): 9 bits
+        # over 3 tokens. The mean of the sentences' perplexities is (4 + 32) / 2, of their cross-entropies 3.5.
+        corpus = [[-2.0, -2.0], [-5.0]]
+        want = 2.0**3
         got = ex.call(corpus_perplexity, corpus)
         ex.expect(
             isinstance(got, float),
             f"corpus_perplexity should return a Python float, got {type(got).__name__} ({got!r}).",
         )
         ex.expect(
-            not _close(got, (2 + 8) / 2),
-            f"corpus_perplexity([[-1, -1], [-3]]) should be 2 ** (5/3) = {want:.6g}, got {got!r}: you averaged the "
+            not _close(got, (4 + 32) / 2),
+            f"corpus_perplexity([[-2, -2], [-5]]) should be {want:.6g}, got {got!r}: you averaged the "
             "perplexities of the sentences. Pool the tokens instead: one cross-entropy over all the tokens of the "
             "corpus, then 2 to its power.",
         )
         ex.expect(
-            not _close(got, 2 ** ((1 + 3) / 2)),
-            f"corpus_perplexity([[-1, -1], [-3]]) should be 2 ** (5/3) = {want:.6g}, got {got!r}: you averaged the "
+            not _close(got, 2 ** ((2 + 5) / 2)),
+            f"corpus_perplexity([[-2, -2], [-5]]) should be {want:.6g}, got {got!r}: you averaged the "
             "cross-entropies of the sentences, so a one-token sentence weighs as much as a long one. Weigh every "
             "token equally: total bits divided by the total number of tokens.",
         )
         ex.expect(
-            not _close(got, math.exp(5 / 3)),
-            f"corpus_perplexity([[-1, -1], [-3]]) should be 2 ** (5/3) = {want:.6g}, got {got!r}: the log "
+            not _close(got, math.exp(3)),
+            f"corpus_perplexity([[-2, -2], [-5]]) should be {want:.6g}, got {got!r}: the log "
             "probabilities are in base 2 (bits), so the perplexity is 2 ** H, not exp(H).",
         )
         ex.expect_close(
             got,
             want,
-            what="corpus_perplexity([[-1.0, -1.0], [-3.0]])",
+            what="corpus_perplexity([[-2.0, -2.0], [-5.0]])",
             rtol=1e-9,
             hint="Sum the log2 probabilities of every token of every sentence, divide by the number of tokens, "
             "negate, and raise 2 to that power.",
