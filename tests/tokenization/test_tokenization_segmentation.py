@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nlp_helpers.tokenization.segmentation import (
-    NOTES_GOLD,
-    NOTES_SENTENCE,
+    ZH_NEWS_GOLD,
+    ZH_NEWS_SENTENCE,
     dictionary_words,
     jieba_dictionary_path,
     jieba_tokenizer,
@@ -26,8 +26,8 @@ from nlp_helpers.tokenization.segmentation import (
 
 
 def test_gold_segments_the_notes_sentence():
-    assert "".join(NOTES_GOLD) == NOTES_SENTENCE
-    assert len(NOTES_GOLD) == 31 and "林行止" in NOTES_GOLD
+    assert "".join(ZH_NEWS_GOLD) == ZH_NEWS_SENTENCE
+    assert len(ZH_NEWS_GOLD) == 31 and "林行止" in ZH_NEWS_GOLD
 
 
 # --------------------------------------------------------------------------- max match
@@ -47,7 +47,7 @@ def test_max_match_jurafsky_martin_example():
 
 
 def test_max_match_with_the_gold_words_as_dictionary_recovers_the_gold():
-    assert max_match(NOTES_SENTENCE, set(NOTES_GOLD)) == list(NOTES_GOLD)
+    assert max_match(ZH_NEWS_SENTENCE, set(ZH_NEWS_GOLD)) == list(ZH_NEWS_GOLD)
 
 
 def test_max_match_is_greedy():
@@ -94,10 +94,10 @@ def test_token_spans():
 
 
 def test_character_split_of_the_notes_sentence():
-    s = segmentation_scores(list(NOTES_SENTENCE), NOTES_GOLD)
+    s = segmentation_scores(list(ZH_NEWS_SENTENCE), ZH_NEWS_GOLD)
     # 12 gold words are one character long (的 x2, ， x2, 、 x3, 在, 到, 是, 以, 。).
-    assert s.n_correct == sum(len(w) == 1 for w in NOTES_GOLD) == 12
-    assert (s.n_predicted, s.n_gold) == (len(NOTES_SENTENCE), 31)
+    assert s.n_correct == sum(len(w) == 1 for w in ZH_NEWS_GOLD) == 12
+    assert (s.n_predicted, s.n_gold) == (len(ZH_NEWS_SENTENCE), 31)
 
 
 def test_scores_bad_input():
@@ -128,15 +128,15 @@ def test_dictionaries_are_shipped_and_lack_the_name():
 @pytest.mark.slow
 def test_jieba_scores_match_the_issue_measurements(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # jieba must not write its cache into the working directory
-    default = segmentation_scores(jieba_tokenizer("simplified").lcut(NOTES_SENTENCE), NOTES_GOLD)
+    default = segmentation_scores(jieba_tokenizer("simplified").lcut(ZH_NEWS_SENTENCE), ZH_NEWS_GOLD)
     hant_tok = jieba_tokenizer("traditional")
-    hant = segmentation_scores(hant_tok.lcut(NOTES_SENTENCE), NOTES_GOLD)
+    hant = segmentation_scores(hant_tok.lcut(ZH_NEWS_SENTENCE), ZH_NEWS_GOLD)
     assert round(default.f1, 2) == 0.72
     assert round(hant.f1, 2) == 0.95
     # The only error of the Traditional dictionary is the name, split as 林 | 行止.
-    assert hant.n_gold - hant.n_correct == 1 and "行止" in hant_tok.lcut(NOTES_SENTENCE)
+    assert hant.n_gold - hant.n_correct == 1 and "行止" in hant_tok.lcut(ZH_NEWS_SENTENCE)
     hant_tok.add_word("林行止")
-    assert hant_tok.lcut(NOTES_SENTENCE) == list(NOTES_GOLD)
+    assert hant_tok.lcut(ZH_NEWS_SENTENCE) == list(ZH_NEWS_GOLD)
     assert os.listdir(tmp_path) == []
 
 
