@@ -11,13 +11,13 @@ import pandas as pd
 
 from nlp_helpers._checks import check_int, check_nonempty, check_text
 
-__all__ = ["NOTES_DOCUMENTS", "Tokenizer", "bag_of_words", "build_vocabulary", "one_hot", "tokenize_corpus"]
+__all__ = ["FOUR_SENTENCES", "Tokenizer", "bag_of_words", "build_vocabulary", "one_hot", "tokenize_corpus"]
 
 
 Tokenizer = Callable[[str], Sequence[str]]
 
-# The four documents of the lecture notes' TF-IDF table (8, 13, 21 and 23 word tokens).
-NOTES_DOCUMENTS = (
+# Four short documents about restaurants near a church (8, 13, 21 and 23 word tokens): the worked TF-IDF example.
+FOUR_SENTENCES = (
     "There are many popular restaurants nearby this church.",
     "Some restaurants offer breakfasts as early as 6:00 am to provide for prayers.",
     '"The price and taste are all good.", said one prayer who has been a frequent visitor to this church since 1998.',

@@ -23,7 +23,7 @@ from nlp_helpers.data.corpora import lee_background, lee_documents, lee_similari
 from nlp_helpers.seeds import rng as seeded_rng
 from nlp_helpers.seeds import seed
 from nlp_helpers.tfidf.bag_of_words import (
-    NOTES_DOCUMENTS,
+    FOUR_SENTENCES,
     bag_of_words,
     build_vocabulary,
     one_hot,
@@ -43,7 +43,7 @@ from nlp_helpers.tfidf.weighting import (
 )
 from nlp_helpers.tokenization.words import word_tokenize
 
-SEED_DOCS = list(NOTES_DOCUMENTS)
+SEED_DOCS = list(FOUR_SENTENCES)
 # The lecture notes' table, typed from the notes: token -> (TF per document, document count, IDF, TF x IDF per document).
 SEED_TABLE = {
     "many": ([0.125, 0, 0, 0.043478260869565216], 2, 0.301, [0.038, 0, 0, 0.013]),

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from nlp_helpers.exercises.checker import STRICT_ENV
-from nlp_helpers.tfidf.bag_of_words import NOTES_DOCUMENTS, tokenize_corpus
+from nlp_helpers.tfidf.bag_of_words import FOUR_SENTENCES, tokenize_corpus
 from nlp_helpers.tfidf.exercises import (
     check_bag_of_words_vector,
     check_cosine,
@@ -28,7 +28,7 @@ from tests.tfidf.wrong_answers import (
 def test_seed_tokens_of_the_checkers_are_the_chapters_tokenization():
     from nlp_helpers.tfidf.exercises import SEED_TOKENS
 
-    assert SEED_TOKENS == tokenize_corpus(NOTES_DOCUMENTS)
+    assert SEED_TOKENS == tokenize_corpus(FOUR_SENTENCES)
 
 
 # --------------------------------------------------------------------------- bag of words
