@@ -1,0 +1,107 @@
+"""Catalogue of the exercise of "How LLMs are trained": requirements, correct answers in several styles
+(accepted) and typical wrong answers (rejected with a hint naming the mistake).
+
+* ``dpo_train(ref_logits, pairs, beta, lr, steps)``: the policy starts as a copy of ``ref_logits``; log-probabilities
+  from log_softmax (not probabilities); the margin relative to the frozen reference; the loss of a step is the
+  MEAN over the pairs of -log sigmoid(beta * margin) (not the sum); plain gradient descent (not Adam, not ascent);
+  0 steps return the reference; a 1-D tensor of length K; ValueError for no pairs, an index out of range, a pair
+  whose chosen and rejected answers are the same, beta <= 0, steps < 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+from torch.nn import functional as F
+
+from nlp_helpers.sampling.training_exercises import check_dpo_train
+from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
+
+
+def _validate(ref_logits, pairs, beta, steps, *, skip=""):
+    k = len(ref_logits)
+    if "pairs" not in skip and not pairs:
+        raise ValueError("no pairs")
+    if "range" not in skip and any(not (0 <= i < k) for p in pairs for i in p):
+        raise ValueError("index out of range")
+    if "same" not in skip and any(w == lo for w, lo in pairs):
+        raise ValueError("chosen == rejected")
+    if "beta" not in skip and beta <= 0:
+        raise ValueError("beta <= 0")
+    if "steps" not in skip and steps < 0:
+        raise ValueError("steps < 0")
+
+
+def dpo_autograd(ref_logits, pairs, beta, lr, steps):
+    _validate(ref_logits, pairs, beta, steps)
+    ref = ref_logits.detach().double()
+    theta = ref.clone().requires_grad_(True)
+    w, lo = torch.tensor(pairs).T
+    for _ in range(steps):
+        lp, lr_ = F.log_softmax(theta, -1), F.log_softmax(ref, -1)
+        loss = -F.logsigmoid(beta * ((lp[w] - lr_[w]) - (lp[lo] - lr_[lo]))).mean()
+        (grad,) = torch.autograd.grad(loss, theta)
+        theta = (theta - lr * grad).detach().requires_grad_(True)
+    return theta.detach()
+
+
+def dpo_by_hand(ref_logits, pairs, beta, lr, steps):
+    """The gradient written out: for a softmax policy, log pi(w) - log pi(l) = theta_w - theta_l."""
+    _validate(ref_logits, pairs, beta, steps)
+    ref = ref_logits.double().numpy()
+    theta = ref.copy()
+    for _ in range(steps):
+        grad = np.zeros_like(theta)
+        for w, lo in pairs:
+            margin = beta * ((theta[w] - ref[w]) - (theta[lo] - ref[lo]))
+            g = -beta * (1 - 1 / (1 + np.exp(-margin)))  # d(-log sigmoid(m))/d(theta_w)
+            grad[w] += g / len(pairs)
+            grad[lo] -= g / len(pairs)
+        theta = theta - lr * grad
+    return torch.from_numpy(theta)
+
+
+def _variant(*, probs=False, no_ref=False, total=False, ascent=False, adam=False, skip=""):
+    def dpo_train(ref_logits, pairs, beta, lr, steps):
+        _validate(ref_logits, pairs, beta, steps, skip=skip)
+        ref = ref_logits.detach().double()
+        theta = ref.clone().requires_grad_(True)
+        opt = torch.optim.Adam([theta], lr=lr) if adam else torch.optim.SGD([theta], lr=lr)
+        if not pairs:
+            return theta.detach()
+        idx = [min(max(i, 0), len(ref) - 1) for p in pairs for i in p]
+        w, lo = torch.tensor(idx[0::2]), torch.tensor(idx[1::2])
+        for _ in range(max(steps, 0)):
+            lp, lr_ = F.log_softmax(theta, -1), F.log_softmax(ref, -1)
+            if probs:
+                lp, lr_ = lp.exp(), lr_.exp()
+            m = (lp[w] - lp[lo]) if no_ref else (lp[w] - lr_[w]) - (lp[lo] - lr_[lo])
+            losses = -F.logsigmoid(beta * m)
+            loss = losses.sum() if total else losses.mean()
+            opt.zero_grad()
+            (-loss if ascent else loss).backward()
+            opt.step()
+        return theta.detach()
+
+    return dpo_train
+
+
+CATALOGUE = {
+    check_dpo_train: Catalogue(
+        correct=[dpo_autograd, dpo_by_hand, _variant()],
+        wrong=[
+            Wrong(_variant(probs=True), "probabilities"),
+            Wrong(_variant(no_ref=True), "left out the reference"),
+            Wrong(_variant(total=True), "MEAN"),
+            Wrong(_variant(ascent=True), "DESCENT"),
+            Wrong(_variant(adam=True), "Adam"),
+            Wrong(_variant(skip="pairs"), "no pairs"),
+            Wrong(_variant(skip="range"), "in range"),
+            Wrong(_variant(skip="same"), "chosen == rejected"),
+            Wrong(_variant(skip="beta"), "beta must be > 0"),
+            Wrong(_variant(skip="steps"), "steps must be >= 0"),
+        ],
+    ),
+}
+
+test_catalogue = catalogue_test(CATALOGUE)
