@@ -234,6 +234,9 @@ def retrain_prefix(card: dict[str, Any], rec: Recipe, steps: int | None = None) 
     """
     from nlp_helpers import checkpoints, seeds
 
+    import torch
+
+    torch.set_num_threads(1)  # as the run: the order of float sums depends on the threads
     steps = rec.prefix_steps if steps is None else steps
     saved = os.environ.get(seeds.OFFSET_VARIABLE)
     os.environ[seeds.OFFSET_VARIABLE] = str(card["seed_offset"])

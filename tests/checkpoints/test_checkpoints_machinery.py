@@ -124,6 +124,12 @@ def test_retraining_ignores_the_readers_seed_offset(tiny, monkeypatch) -> None:
     assert os.environ["NLP_SEED_OFFSET"] == "5"  # put back
 
 
+def test_another_seed_breaks_the_prefix(tiny) -> None:
+    """What the provenance test would see from weights made otherwise: a loss difference far above 1e-3."""
+    out, card = tiny
+    assert prefix_difference(dict(card, seed=card["seed"] + 1), TINY) > 1e-2
+
+
 def test_stop_after_keeps_the_schedule_of_the_full_run() -> None:
     data = TINY.data()
     curves = []

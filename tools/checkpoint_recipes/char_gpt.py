@@ -2,7 +2,9 @@
 
 The page trains ``TinyGPT`` live for 250 steps; this is the same code (``nlp_helpers.attention.gpt``:
 ``CharTokenizer``, ``TinyGPTConfig``, ``TinyGPT``, ``train``) run longer on a larger configuration, with
-the warm-up and cosine decay the page describes. Data as on the page: the first quarter of
+the warm-up, cosine decay and dropout the page describes. Without dropout the same model over-fits
+the quarter of the text it reads about seven times (3,000 steps, measured: training loss 1.39, validation
+1.72 nats, 2.436 bits per character); dropout 0.1 is the page's remedy. Data as on the page: the first quarter of
 ``char_lm_split()["train"]`` (the text the page's n-gram baselines count), the 84-character alphabet of
 the whole training text, scored on every character after the first of ``char_lm_split()["valid"]`` with
 ``nlp_helpers.attention.bpc.bits_per_character`` (sliding windows, stride ``block_size // 2``).
@@ -14,9 +16,9 @@ from typing import Any
 
 from tools.train_checkpoint import Recipe
 
-CONFIG = {"block_size": 64, "n_layers": 4, "n_heads": 4, "d_model": 128}
+CONFIG = {"block_size": 64, "n_layers": 4, "n_heads": 4, "d_model": 128, "dropout": 0.1}
 TRAINING = {"batch_size": 32, "lr": 2e-3, "warmup": 100, "cosine": True}
-STEPS = 3000
+STEPS = 4000
 EVERY = 100
 
 
@@ -92,6 +94,8 @@ RECIPE = Recipe(
     steps=STEPS,
     curve_every=EVERY,
     prefix_steps=EVERY,
-    prefix_tolerance=0.01,  # placeholder until measured
+    # Retraining the first 100 steps, measured: 0 (native kernels, the training machine) and 1e-6 nats
+    # (ATEN_CPU_CAPABILITY=default, the card's rounding); another seed moves these losses by > 0.01.
+    prefix_tolerance=1e-3,
     minutes="",
 )
