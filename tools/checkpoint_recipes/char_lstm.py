@@ -2,4 +2,4 @@
 
 from tools.checkpoint_recipes._char_lstm import recipe
 
-RECIPE = recipe("char_lstm", backward=False)
+RECIPE = recipe("char_lstm", backward=False, steps=2400)

@@ -2,4 +2,4 @@
 
 from tools.checkpoint_recipes._char_lstm import recipe
 
-RECIPE = recipe("char_lstm_backward", backward=True)
+RECIPE = recipe("char_lstm_backward", backward=True, steps=1200)
