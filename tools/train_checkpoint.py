@@ -232,9 +232,9 @@ def retrain_prefix(card: dict[str, Any], rec: Recipe, steps: int | None = None) 
     Uses the card's model, seed and total steps (the schedule of the full run), with the card's seed
     offset, whatever ``$NLP_SEED_OFFSET`` says.
     """
-    from nlp_helpers import checkpoints, seeds
-
     import torch
+
+    from nlp_helpers import checkpoints, seeds
 
     torch.set_num_threads(1)  # as the run: the order of float sums depends on the threads
     steps = rec.prefix_steps if steps is None else steps
