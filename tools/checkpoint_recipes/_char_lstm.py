@@ -103,5 +103,8 @@ def recipe(name: str, backward: bool, steps: int) -> Recipe:
         curve_every=EVERY,
         seed=0,
         prefix_steps=EVERY,
-        prefix_tolerance=0.01,  # placeholder until measured
+        # Retraining the first 100 steps of char_lstm_backward, measured: 0 with native kernels and 0 with
+        # ATEN_CPU_CAPABILITY=default (LSTM kernels agree to the card's 6 digits); 1e-3 leaves room for
+        # other CPUs, while another seed moves these losses by 0.17 (measured on char_lstm_backward).
+        prefix_tolerance=1e-3,
     )
