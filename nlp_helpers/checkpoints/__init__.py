@@ -1,4 +1,4 @@
-"""Trained models that ship with the book: ``names()``, ``load(name) -> (model, card)``, ``read_card(name)``.
+"""Trained models that ship with the book: ``names()``, ``load(name) -> (model, card)``, ``read_card``, ``build_model``.
 
 A page trains its model live for a few seconds; the long run of the *same* code ships here as a
 checkpoint, so the chapter can end with a model that works::
@@ -26,7 +26,7 @@ Cards are written by ``python -m tools.train_checkpoint NAME`` from a recipe in
 ``tools/checkpoint_recipes/NAME.py``; see that package's docstring to add one. This package only
 reads: loading imports ``safetensors`` and the model's own module, nothing used for training.
 
-This ``__init__`` defines the package's three functions itself (an exception to the rule that
+This ``__init__`` defines the package's four functions itself (an exception to the rule that
 ``__init__`` files hold only a docstring, recorded in ``tests/test_architecture.py``): the call a
 page makes is ``checkpoints.load(name)``. The package is shared code and imports no chapter; a card
 names its model's class, which is imported when that checkpoint is loaded.
