@@ -4,6 +4,7 @@
 #   make robust run every chapter under several seed offsets and CPU kernel paths (before you commit)
 #   make page SLUG=classification PAGE=naive_bayes TITLE="Naive Bayes"   start a section page from the template
 #   make reader-path   where every page stands on the reader's path (words, code lines, failures)
+#   make checkpoints   retrain the models the book ships (nlp_helpers/checkpoints/) from their recipes
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
 PYTHON ?= python3
@@ -17,7 +18,7 @@ export TRANSFORMERS_OFFLINE := 1
 # thread hand-offs cost more than they gain (and two notebooks at once would contend).
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: book test robust install assets prepare serve lab student release graders benchmarks clean help page reader-path
+.PHONY: book test robust install assets prepare serve lab student release graders benchmarks clean help page reader-path checkpoints
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -94,6 +95,11 @@ graders: install
 
 benchmarks: install
 	$(BIN)/python -m benchmarks.run_all
+
+# The long runs behind the chapters' checkpoints (tools/checkpoint_recipes/), one after the other on one
+# thread; each writes nlp_helpers/checkpoints/<name>.safetensors and its card <name>.json.
+checkpoints: install
+	$(BIN)/python -m tools.train_checkpoint --all
 
 clean:
 	rm -rf _build _vendor student release .pytest_cache .venv-colab

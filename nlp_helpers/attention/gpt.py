@@ -299,6 +299,7 @@ def train(
     warmup: int = 0,
     cosine: bool = False,
     label_smoothing: float = 0.0,
+    stop_after: int | None = None,
 ) -> list[dict[str, float]]:
     """Train with AdamW on random windows; return the history ``[{step, train_loss, valid_loss, seconds}]``.
 
@@ -307,6 +308,7 @@ def train(
     ``valid_data``. The recipe options, off by default: ``warmup`` steps of linear warm-up,
     ``cosine`` decay of the learning rate to a tenth of ``lr`` at the last step (see
     :func:`nlp_helpers.attention.recipe.warmup_cosine`), and ``label_smoothing`` in [0, 1).
+    ``stop_after``: end after this many steps, with the schedule of all ``steps`` (the start of a longer run).
     """
     check_type("model", model, TinyGPT)
     steps = check_int("steps", steps, minimum=1)
@@ -316,10 +318,11 @@ def train(
     warmup = check_int("warmup", warmup, minimum=0, maximum=steps)
     check_type("cosine", cosine, bool)
     smoothing = check_float("label_smoothing", label_smoothing, minimum=0.0, maximum=1.0, max_inclusive=False)
+    last = steps if stop_after is None else check_int("stop_after", stop_after, minimum=1, maximum=steps)
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     floor = 0.1 if cosine else 1.0
     history = [{"step": 0, "train_loss": math.nan, "valid_loss": estimate_loss(model, valid_data), "seconds": 0.0}]
-    bar = range(1, steps + 1)
+    bar = range(1, last + 1)
     if progress and not hide_progress():  # no frozen bar on the web page
         from tqdm.auto import tqdm
 
@@ -339,7 +342,7 @@ def train(
         nn.utils.clip_grad_norm_(model.parameters(), 1.0)  # keeps the high learning rate stable
         opt.step()
         recent.append(loss.item())
-        if step % eval_every == 0 or step == steps:
+        if step % eval_every == 0 or step == last:
             row = {
                 "step": step,
                 "train_loss": float(np.mean(recent)),

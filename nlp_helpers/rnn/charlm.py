@@ -152,6 +152,8 @@ def train_lm(
     eval_every: int = 50,
     seed: int = 0,
     progress: bool = True,
+    cosine: bool = False,
+    stop_after: int | None = None,
 ) -> pd.DataFrame:
     """Train on random windows of ``seq_len + 1`` characters; return the history.
 
@@ -159,6 +161,9 @@ def train_lm(
     Adam, gradients clipped to norm ``clip`` (``None``: no clipping). Every ``eval_every`` steps
     (and at the end) the mean loss on 32 fixed windows of ``valid_ids`` is recorded.
     Columns: ``step``, ``train_loss``, ``valid_loss`` (NaN between evaluations), in nats per character.
+    ``cosine``: lower the learning rate from ``lr`` to ``lr / 10`` along a cosine over the ``steps``
+    (a long run ends on small, careful steps); ``stop_after``: end after this many steps, keeping the
+    schedule of all ``steps`` (the start of a longer run).
     """
     check_type("model", model, CharLM)
     steps = check_int("steps", steps, minimum=1)
@@ -166,6 +171,8 @@ def train_lm(
     seq_len = check_int("seq_len", seq_len, minimum=1)
     lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
     eval_every = check_int("eval_every", eval_every, minimum=1)
+    check_type("cosine", cosine, bool)
+    last = steps if stop_after is None else check_int("stop_after", stop_after, minimum=1, maximum=steps)
     if clip is not None:
         clip = check_float("clip", clip, minimum=0.0, min_inclusive=False)
     train_ids = _check_ids_1d("train_ids", train_ids, model.vocab_size, seq_len + 1)
@@ -179,9 +186,12 @@ def train_lm(
         valid_batch = torch.stack([valid_ids[s : s + seq_len + 1] for s in starts])  # (32, T+1)
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     rows = []
-    bar = tqdm(range(steps), desc="training the LM", disable=not progress or hide_progress(), leave=False)
+    bar = tqdm(range(last), desc="training the LM", disable=not progress or hide_progress(), leave=False)
     for step in bar:
         model.train()
+        if cosine:  # 1 at the first step, 0.1 at the last
+            for group in opt.param_groups:
+                group["lr"] = lr * (0.1 + 0.45 * (1 + math.cos(math.pi * step / max(steps - 1, 1))))
         starts = torch.randint(0, len(train_ids) - seq_len, (batch_size,), generator=gen)
         batch = torch.stack([train_ids[s : s + seq_len + 1] for s in starts])  # (B, T+1)
         logits, _ = model(batch[:, :-1])
@@ -192,7 +202,7 @@ def train_lm(
             clip_grad_norm(model.parameters(), clip)
         opt.step()
         row = {"step": step + 1, "train_loss": loss.item(), "valid_loss": math.nan}
-        if valid_batch is not None and ((step + 1) % eval_every == 0 or step + 1 == steps):
+        if valid_batch is not None and ((step + 1) % eval_every == 0 or step + 1 == last):
             model.eval()
             with torch.no_grad():
                 v_logits, _ = model(valid_batch[:, :-1])
