@@ -16,6 +16,7 @@
     'mjx-container[display="true"]',
     "div.highlight > pre",
     ".nlp-scroll",
+    ".nlpw .nlpw-drawing",
     "a.image-reference:has(> img.nlp-wide-figure)",
     ".cell_output .output.text_html",
   ].join(", ");
