@@ -36,6 +36,7 @@ CHANGES_PAGE = {
     "test_the_phone_menu_opens_the_chapter_list_and_the_page_contents",
     "test_every_header_control_shows_keyboard_focus",
     "test_the_contents_highlight_follows_the_reading_position",
+    "test_the_bpe_slider_is_wide_its_buttons_stay_and_its_chips_show_spaces",
     # test_widgets.py: each moves the controls of its own widget
     "test_bpe_stepper_replays_merges",
     "test_tfidf_search_ranks_documents",

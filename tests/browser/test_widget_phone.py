@@ -79,3 +79,32 @@ def test_the_lstm_viewer_scrolls_its_heatmap_and_table_in_frames_on_a_phone(book
         " return 70 - 6 - c.measureText('memory c').width; }"
     )
     assert fits >= 2, f"'memory c' needs {-fits + 2:.0f} px more on the left"
+
+
+BPE_JS = """(root) => {
+  const input = root.querySelector('[data-testid="bpe-step"]');
+  const next = root.querySelector('[data-testid="bpe-next"]');
+  const at = (v) => { input.value = v; input.dispatchEvent(new Event('input', {bubbles: true}));
+                      const r = next.getBoundingClientRect(); return [Math.round(r.left), Math.round(r.top)]; };
+  const positions = [0, 9, 99, Number(input.max)].map(at);
+  const spaced = [...root.querySelectorAll('[data-testid="bpe-tokens"] .nlpw-space')]
+    .map(s => getComputedStyle(s, '::after').content);
+  const chips = [...root.querySelectorAll('[data-testid="bpe-tokens"] > *')];
+  const leading = chips.filter(c => c.textContent.startsWith(' ')).length;
+  const marked = chips.filter(c => c.textContent.startsWith(' ') && c.firstChild.nodeType === 1
+                               && c.firstChild.classList.contains('nlpw-space')).length;
+  return {slider: input.getBoundingClientRect().width, widget: root.getBoundingClientRect().width,
+          merges: Number(input.max), positions, spaced: [...new Set(spaced)], leading, marked};
+}"""
+
+
+@pytest.mark.parametrize("width", [LAPTOP, PHONE])
+def test_the_bpe_slider_is_wide_its_buttons_stay_and_its_chips_show_spaces(book_page, width):
+    page, _ = book_page("book/tokenization/bpe.html", width=width)  # moves the slider: CHANGES_PAGE
+    root = page.locator("[data-testid='bpe-root']").first
+    root.scroll_into_view_if_needed()
+    got = root.evaluate(BPE_JS)
+    assert got["slider"] >= 0.5 * got["widget"], f"a {got['merges']}-merge slider is {got['slider']:.0f} px wide"
+    assert len(set(map(tuple, got["positions"]))) == 1, f"'Next merge' moves as the count grows: {got['positions']}"
+    assert got["leading"] > 0 and got["marked"] == got["leading"], f"chips hide their leading space: {got}"
+    assert got["spaced"] == ['"␣"'], f"a chip's space is drawn as {got['spaced']}"
