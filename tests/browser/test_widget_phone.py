@@ -108,3 +108,19 @@ def test_the_bpe_slider_is_wide_its_buttons_stay_and_its_chips_show_spaces(book_
     assert len(set(map(tuple, got["positions"]))) == 1, f"'Next merge' moves as the count grows: {got['positions']}"
     assert got["leading"] > 0 and got["marked"] == got["leading"], f"chips hide their leading space: {got}"
     assert got["spaced"] == ['"␣"'], f"a chip's space is drawn as {got['spaced']}"
+
+
+@pytest.mark.parametrize("width", [LAPTOP, PHONE])
+def test_the_tfidf_example_menu_never_shows_a_stale_choice(book_page, width):
+    page, _ = book_page("book/tfidf/retrieval.html", width=width)  # types a query: CHANGES_PAGE
+    root = page.locator(".nlpw-tfidf").first
+    root.scroll_into_view_if_needed()
+    menu = root.locator("[data-testid='tfidf-examples']")
+    example = menu.locator("option").nth(1).get_attribute("value")
+    menu.select_option(example)
+    assert root.locator("[data-testid='tfidf-query']").input_value() == example
+    assert menu.input_value() == example
+    root.locator("[data-testid='tfidf-query']").fill("church")
+    assert menu.input_value() == "", "the menu still shows an example the query no longer is"
+    root.locator("[data-testid='tfidf-query']").fill(example)
+    assert menu.input_value() == example
