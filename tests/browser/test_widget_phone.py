@@ -124,3 +124,17 @@ def test_the_tfidf_example_menu_never_shows_a_stale_choice(book_page, width):
     assert menu.input_value() == "", "the menu still shows an example the query no longer is"
     root.locator("[data-testid='tfidf-query']").fill(example)
     assert menu.input_value() == example
+
+
+@pytest.mark.parametrize("width", [LAPTOP, PHONE])
+def test_the_next_token_chart_labels_fit_left_of_the_bars(book_page, width):
+    page, _ = book_page("book/sampling/sampling.html", width=width)
+    chart = page.locator(".nlpw-sampling svg").first
+    chart.scroll_into_view_if_needed()
+    labels = chart.evaluate(
+        "s => [...s.querySelectorAll('text[text-anchor=end]')].map(t => ({text: t.firstChild.textContent, x: t.getBBox().x}))"
+    )
+    assert labels, "the next-token chart has no labels"
+    clipped = [t for t in labels if t["x"] < 0]
+    assert not clipped, f"labels cut at the chart's left edge: {clipped}"
+    assert labels[-1]["text"].endswith(" others") and "␣" not in labels[-1]["text"], labels[-1]
