@@ -138,3 +138,14 @@ def test_the_next_token_chart_labels_fit_left_of_the_bars(book_page, width):
     clipped = [t for t in labels if t["x"] < 0]
     assert not clipped, f"labels cut at the chart's left edge: {clipped}"
     assert labels[-1]["text"].endswith(" others") and "␣" not in labels[-1]["text"], labels[-1]
+
+
+@pytest.mark.parametrize("width", [LAPTOP, PHONE])
+def test_the_sampling_tree_strip_names_its_tokens(book_page, width):
+    page, _ = book_page("book/sampling/sampling.html", width=width)
+    root = page.locator(".nlpw-sampling-tree").first
+    root.scroll_into_view_if_needed()
+    tokens = root.locator("table tr td:first-child").all_inner_texts()
+    legend = root.locator("[data-testid='st-strip-legend'] .nlpw-token").all_inner_texts()
+    assert legend and legend == tokens[: len(legend)] and len(legend) == len(tokens), (legend, tokens)
+    assert root.locator("[data-testid='st-strip-legend']").is_visible()
