@@ -228,14 +228,20 @@ def test_the_checker_note_wraps():
 
 @pytest.mark.parametrize(
     ("size", "wide"),
-    [((1500, 400), True), ((750, 420), False), ((500, 200), False), ((1200, 600), True)],
+    [((1500, 400), True), ((750, 420), True), ((538, 316), False), ((500, 200), False), ((1200, 600), True)],
 )
 def test_wide_figures_are_marked(size, wide):
+    """A plot a phone's 358 px column would shrink below 0.66 of its size (tick labels under 9 px) is marked,
+    with the narrowest width it may be shown at."""
     html = f'<img alt="a plot" class="x" src="../_images/a.png" style="width: {size[0]}px; height: {size[1]}px;" />'
     fixed = book_ext.mark_wide_figures(html)
     assert ("nlp-wide-figure" in fixed) == wide
     assert f"width: {size[0]}px; height: {size[1]}px;" in fixed
+    if wide:
+        assert f"--nlp-min-w: {round(size[0] * 0.66)}px;" in fixed and round(size[0] * 0.66) >= 358
     assert book_ext.mark_wide_figures(fixed) == fixed  # idempotent (incremental builds)
+    if wide:  # marked by an older build (the class without a minimum width)
+        assert book_ext.mark_wide_figures(html.replace('class="x"', 'class="nlp-wide-figure x"')) == fixed
 
 
 def test_wide_diagrams_are_marked():
@@ -245,3 +251,14 @@ def test_wide_diagrams_are_marked():
     assert "nlp-wide-figure" in book_ext.mark_wide_figures(wide)
     assert book_ext.mark_wide_figures(narrow) == narrow and book_ext.mark_wide_figures(png) == png
     assert book_ext.mark_wide_figures(book_ext.mark_wide_figures(wide)) == book_ext.mark_wide_figures(wide)
+
+
+def test_a_page_keeps_one_viewport_meta_tag():
+    head = (
+        '<meta charset="utf-8" />\n<meta name="viewport" content="width=device-width, initial-scale=1.0" />\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1" />\n<title>t</title>\n'
+        '    <meta name="viewport" content="width=device-width, initial-scale=1" />\n'
+    )
+    fixed = book_ext.one_viewport(head)
+    assert fixed.count('name="viewport"') == 1 and fixed.index("viewport") < fixed.index("<title>")
+    assert book_ext.one_viewport(fixed) == fixed and "<title>t</title>" in fixed

@@ -247,41 +247,78 @@ def fix_theme_defaults(html: str, page: str = "page") -> str:
 _SIZED_IMAGE = re.compile(r'<img ([^>]*?)style="width: (\d+(?:\.\d+)?)px; height: (\d+(?:\.\d+)?)px;"')
 _SIZED_DIAGRAM = re.compile(r'<img ([^>]*?)style="width: (\d+(?:\.\d+)?)px;"')
 WIDE_FIGURE = "nlp-wide-figure"
-WIDE_MIN_WIDTH, WIDE_MIN_ASPECT = 600, 2.0
+# The book's plots put tick labels at 10 pt (nlp_helpers.plotting: 13.9 px at 100 dpi, their display size):
+# shrunk below 0.66 of that size, they are under 9 px. A figure is never shown smaller than that on a phone;
+# one that would be (wider than a phone's column, 358 px, over 0.66: about 540 px) scrolls sideways in its
+# box instead (book.css, book.js).
+MIN_SCALE = 0.66
+PHONE_COLUMN_PX = 358
+WIDE_MIN_WIDTH = PHONE_COLUMN_PX / MIN_SCALE
+
+
+def _unmarked(attrs: str) -> str:
+    """The attributes without the class an older build gave without ``--nlp-min-w`` (an incremental build
+    leaves unchanged pages as they were; once marked, the style no longer matches the patterns above)."""
+    return attrs.replace(f'class="{WIDE_FIGURE}" ', "").replace(f"{WIDE_FIGURE} ", "")
+
+
+def _mark(attrs: str) -> str:
+    return (
+        attrs.replace('class="', f'class="{WIDE_FIGURE} ', 1)
+        if 'class="' in attrs
+        else attrs + f'class="{WIDE_FIGURE}" '
+    )
 
 
 def mark_wide_figures(html: str) -> str:
-    """Add the class ``nlp-wide-figure`` to plots at least 600 px wide and twice as wide as tall, and to SVG diagrams at least 600 px wide.
+    """Mark every figure a phone would shrink below legibility: class ``nlp-wide-figure`` and ``--nlp-min-w``.
 
-    ``book.css`` keeps those (multi-panel plots) legible on a phone: they scroll inside their output
-    box instead of shrinking to a third of their size.
+    A plot (a PNG with its display size inline) or an SVG diagram wider than ``WIDE_MIN_WIDTH`` gets the
+    class and, in its inline style, the smallest width it may be shown at (``MIN_SCALE`` of its display
+    width). ``book.css`` shows it at least that wide on a phone, where it scrolls sideways inside its box
+    (with a visible scrollbar and a faded edge) instead of shrinking its labels to 5 px.
     """
 
     def mark(m: re.Match) -> str:
         attrs, width, height = m.group(1), float(m.group(2)), float(m.group(3))
-        if width < WIDE_MIN_WIDTH or height <= 0 or width / height < WIDE_MIN_ASPECT or WIDE_FIGURE in attrs:
+        if width < WIDE_MIN_WIDTH or height <= 0:
             return m.group(0)
-        if 'class="' in attrs:
-            attrs = attrs.replace('class="', f'class="{WIDE_FIGURE} ', 1)
-        else:
-            attrs += f'class="{WIDE_FIGURE}" '
-        return f'<img {attrs}style="width: {m.group(2)}px; height: {m.group(3)}px;"'
+        attrs = _unmarked(attrs)
+        minimum = f"--nlp-min-w: {round(width * MIN_SCALE)}px;"
+        return f'<img {_mark(attrs)}style="width: {m.group(2)}px; height: {m.group(3)}px; {minimum}"'
 
     html = _SIZED_IMAGE.sub(mark, html)
 
     def mark_diagram(m: re.Match) -> str:
         attrs, width = m.group(1), float(m.group(2))
-        if width < WIDE_MIN_WIDTH or WIDE_FIGURE in attrs or not re.search(r'src="[^"]*\.svg"', attrs):
+        if width < WIDE_MIN_WIDTH or not re.search(r'src="[^"]*\.svg"', attrs):
             return m.group(0)
-        attrs = (
-            attrs.replace('class="', f'class="{WIDE_FIGURE} ', 1)
-            if 'class="' in attrs
-            else attrs + f'class="{WIDE_FIGURE}" '
-        )
-        return f'<img {attrs}style="width: {m.group(2)}px;"'
+        attrs = _unmarked(attrs)
+        minimum = f"--nlp-min-w: {round(width * MIN_SCALE)}px;"
+        return f'<img {_mark(attrs)}style="width: {m.group(2)}px; {minimum}"'
 
-    # A diagram (an SVG with only its width given by the figure directive) at least 600 px wide.
     return _SIZED_DIAGRAM.sub(mark_diagram, html)
+
+
+_VIEWPORT = re.compile(r'[ \t]*<meta\s+name="viewport"[^>]*>[ \t]*\n?')
+
+
+def one_viewport(html: str) -> str:
+    """Keep the first ``<meta name="viewport">`` of a page and drop the others.
+
+    Sphinx's basic layout, pydata-sphinx-theme and sphinx-book-theme each write one; a browser uses the
+    last, and three of them make a validator (and a reader of the source) wonder which one counts.
+    """
+    seen = False
+
+    def keep_first(m: re.Match) -> str:
+        nonlocal seen
+        if seen:
+            return ""
+        seen = True
+        return m.group(0)
+
+    return _VIEWPORT.sub(keep_first, html)
 
 
 def check_page(html: str, page: str = "page") -> None:
@@ -304,7 +341,7 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
         html = page.read_text(encoding="utf-8")
         name = str(page.relative_to(app.outdir))
         fixed = fix_theme_defaults(fix_content_accessibility(fix_theme_accessibility(html, name), name), name)
-        fixed = wrap_checker_notes(mark_wide_figures(fixed))
+        fixed = one_viewport(wrap_checker_notes(mark_wide_figures(fixed)))
         check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")

@@ -33,6 +33,13 @@ export function replay(chunks, merges) {
   return { states, fired };
 }
 
+// A chip's text is the exact token; its spaces are shown by a "␣" drawn over them (widgets.css), so a
+// token's leading space is seen, not lost in the chip's padding.
+function chipText(token) {
+  return token.split(/( +)/).filter(Boolean).map((part) =>
+    part.startsWith(" ") ? h("span", { class: "nlpw-space", text: part }) : document.createTextNode(part));
+}
+
 // Show whitespace in labels (never in the chips, whose text is the exact token).
 function visible(token) {
   return token.replace(/ /g, "␣").replace(/\n/g, "↵").replace(/\t/g, "⇥");
@@ -82,7 +89,10 @@ function render({ model, el }) {
   const legend = h("p", { class: "nlpw-note", "data-testid": "bpe-legend",
     text: "Shading: token length, from one character (darkest) to the longest token (lightest). " +
       "Outlined: the tokens the current merge just created." });
-  root.append(h("div", { class: "nlpw-controls" }, [control.root, prev, next]), mergeInfo, count, tokens, legend, summary, details);
+  // The slider has a line of its own, as wide as the widget (1,000 merges need more than 129 px), and its
+  // readout a fixed width, so the buttons below never move as the count grows.
+  control.root.className = `${control.root.className} nlpw-bpe-slider`;
+  root.append(h("div", { class: "nlpw-controls nlpw-bpe-controls" }, [control.root, h("div", { class: "nlpw-bpe-buttons" }, [prev, next])]), mergeInfo, count, tokens, legend, summary, details);
 
   let shown = -1;
   function draw() {
@@ -114,7 +124,7 @@ function render({ model, el }) {
         highlighted += isNew ? 1 : 0;
         const outline = isNew ? "; outline: 3px solid #D55E00; outline-offset: 1px" : "";
         return h("span", { class: "nlpw-token", role: "listitem", title: visible(t) + (isNew ? " (just merged)" : ""),
-          style: `background: ${cividis(shade)}; color: ${textOn(shade)}${outline}`, text: t });
+          style: `background: ${cividis(shade)}; color: ${textOn(shade)}${outline}` }, chipText(t));
       })
     );
     mergeInfo.setAttribute("data-highlighted", String(highlighted));
@@ -126,8 +136,8 @@ function render({ model, el }) {
   function setStep(v) {
     const k = clamp(v);
     if (k === shown && k === clamp(model.get("step"))) return;
-    setTrait(model, "step", k);
-    draw();
+    setTrait(model, "step", k); // the model's change listener draws (one input, one redraw)
+    if (shown !== k) draw(); // a model that fires no change event for an unchanged value
   }
 
   model.on("change:step", draw);

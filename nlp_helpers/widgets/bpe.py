@@ -33,6 +33,13 @@ _BPE_CSS = """
 .nlpw-bpe tr[aria-current="step"] { outline: 2px solid var(--pst-color-primary, #0072b2); font-weight: 600; }
 .nlpw-bpe details > table { display: block; max-height: 18rem; overflow-y: auto; }
 .nlpw-bpe button { padding: 0.1rem 0.6rem; }
+.nlpw-bpe .nlpw-bpe-controls { flex-direction: column; align-items: stretch; gap: 0.4rem; }
+.nlpw-bpe .nlpw-bpe-slider { width: 100%; flex-wrap: wrap; }
+.nlpw-bpe .nlpw-bpe-slider input[type="range"] { flex: 1 1 12rem; min-width: 10rem; }
+.nlpw-bpe .nlpw-bpe-slider output { min-width: 13ch; }
+.nlpw-bpe .nlpw-bpe-buttons { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+.nlpw-bpe .nlpw-space { position: relative; }
+.nlpw-bpe .nlpw-space::after { content: "␣"; position: absolute; left: 0; right: 0; text-align: center; opacity: 0.75; }
 """
 MAX_MERGES = 2000  # the JS keeps one segmentation per step; more would be slow to step through anyway
 

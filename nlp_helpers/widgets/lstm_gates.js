@@ -20,7 +20,7 @@ export function memoryUpdate(values, t, u) {
 const CELL_H = 9;
 const par = (x) => (x < 0 ? `(${fmt(x, 2)})` : fmt(x, 2)); // a negative factor in brackets
 const GAP = 8;
-const LEFT = 58;
+const LEFT = 70; // room for the longest row name, "memory c", at 11 px
 const TOP = 18; // room for the tokens above the columns
 
 // The cells of the heatmap do not change with the step: they are painted once into a buffer canvas;
@@ -121,9 +121,11 @@ function render({ model, el }) {
     h("span", { class: "nlpw-legend-item" }, [`memory c: −${fmt(cMax, 2)}`, h("span", { class: "nlpw-lg-bar" }), `+${fmt(cMax, 2)}`]),
     h("span", { class: "nlpw-legend-item", text: `rows: units ${units.join(", ")} in each block; columns: tokens` }),
   ]);
-  const readout = h("div", { class: "nlpw-lg-readout", "data-testid": "lg-readout", "aria-live": "polite" });
-  root.append(h("div", { class: "nlpw-controls" }, [prev, stepSlider.root, next]), strip,
-    h("div", { class: "nlpw-drawing" }, [canvas]), legend, readout);
+  const readout = h("div", { class: "nlpw-lg-readout nlp-scroll", "data-testid": "lg-readout", "aria-live": "polite" });
+  // ◀ slider ▶ stay on one line at every width (the slider gives way), so the buttons never stack.
+  const frame = h("div", { class: "nlpw-drawing nlp-scroll" }, [canvas]);
+  root.append(h("div", { class: "nlpw-controls nlpw-stepper" }, [prev, stepSlider.root, next]), strip,
+    frame, legend, readout);
 
   let geometry = null;
   const cells = {}; // the painted cells, kept between redraws
@@ -145,6 +147,14 @@ function render({ model, el }) {
     if (Number(stepSlider.input.value) !== t + 1) stepSlider.set(t + 1);
     patchChildren(strip, tokens.map((tok, k) => h("span", { class: k === t ? "nlpw-lg-tok sel" : "nlpw-lg-tok", text: tok })));
     geometry = drawHeatmap(canvas, cells, tokens, values, units, t, cMax);
+    // On a phone the heatmap scrolls in its frame: keep the selected step in view.
+    if (frame.scrollWidth > frame.clientWidth + 1 && typeof canvas.getBoundingClientRect === "function") {
+      const scale = canvas.getBoundingClientRect().width / geometry.W;
+      const x = (LEFT + t * geometry.cw) * scale;
+      if (x < frame.scrollLeft + LEFT * scale || x > frame.scrollLeft + frame.clientWidth - 24) {
+        frame.scrollLeft = Math.max(0, x - frame.clientWidth / 2);
+      }
+    }
     const cell = (key, k, digits = 3) => h("td", { "data-testid": `lg-${key}-${k}`, "data-value": String(values[key][t][k]), text: fmt(values[key][t][k], digits) });
     const rows = units.map((unit, k) => {
       const m = memoryUpdate(values, t, k);
@@ -165,6 +175,12 @@ function render({ model, el }) {
 
   draw();
   model.on("change:step", draw);
+  // The labels are painted in the page's text colour: drawn again when the reader switches light and dark
+  // (the theme sets data-theme on <html>, possibly after the first drawing).
+  if (typeof MutationObserver === "function" && typeof document !== "undefined" && document.documentElement) {
+    new MutationObserver(() => { if (root.isConnected) draw(); })
+      .observe(document.documentElement, { attributes: true, attributeFilter: ["data-theme"] });
+  }
 }
 
 export default { render };

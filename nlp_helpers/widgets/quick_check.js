@@ -38,7 +38,9 @@ export function parseNumber(text) {
 const SLACK = 1e-9;
 const within = (value, target, tolerance) => Math.abs(value - target) <= tolerance * (1 + SLACK);
 
-export const TRY_AGAIN = "Not quite. Try again, or show the answer.";
+// Said after the sign and the verdict ("✗ Not quite. Try again, or show the answer."), so it does not
+// repeat the verdict itself.
+export const TRY_AGAIN = "Try again, or show the answer.";
 
 // What the page says to `response` (an option index, or a number): {correct, feedback}. The same rule
 // as QuickCheck.judge in Python (tests/widgets/test_widgets_quick_check.py runs both on the same cases).
@@ -51,11 +53,44 @@ export function judge(q, response) {
   return { correct: false, feedback: TRY_AGAIN };
 }
 
-// The answer as the reader would write it: to the precision the tolerance asks (0.118 for ± 0.0005), not
-// the float's 17 digits.
+const WORD_NUMBERS = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6 };
+const DECIMALS_ASKED = /\b(\d|one|two|three|four|five|six)\s+decimal(?:s|\s+places?)?\b/i;
+
+// How many decimals the question asks for: what its prompt says ("to 2 decimals", "(Three decimals.)",
+// "(1 decimal)"), else what its tolerance allows (± 0.005 is 2 decimals, ± 0.0005 is 3, ± 0.5 is 0).
+export function decimalsAsked(q) {
+  const m = String(q.prompt || "").match(DECIMALS_ASKED);
+  if (m) {
+    const word = m[1].toLowerCase();
+    return word in WORD_NUMBERS ? WORD_NUMBERS[word] : Number(word);
+  }
+  return Math.min(12, Math.max(0, Math.ceil(-Math.log10(2 * q.tolerance) - 1e-9)));
+}
+
+// The answer as the reader would write it: to the precision the question asks (2.65 for "to 2
+// decimals", 0.118 for ± 0.0005), not the float's 17 digits.
 export function formatAnswer(q) {
-  const decimals = Math.min(12, Math.max(0, Math.ceil(-Math.log10(q.tolerance))));
-  return String(Number(q.answer.toFixed(decimals)));
+  const text = String(Number(q.answer.toFixed(decimalsAsked(q))));
+  return text === "-0" ? "0" : text;
+}
+
+// Feedback that opens with its own verdict ("Right: ...", "Not quite. ...") is not given a second one:
+// the page writes "✓ Right: ..." rather than "✓ Right. Right: ...".
+const SAYS_RIGHT = /^(?:right|correct|yes|exactly|indeed)\s*[.:!,;\u2014\u2013-]\s*/i;
+const SAYS_WRONG = /^(?:not quite|no|wrong|incorrect)\s*[.:!,;\u2014\u2013-]\s*/i;
+
+// The lead and the text of a verdict: {lead, text}.
+export function verdictText(correct, feedback) {
+  const text = String(feedback);
+  if ((correct ? SAYS_RIGHT : SAYS_WRONG).test(text)) return { lead: correct ? "\u2713 " : "\u2717 ", text };
+  return { lead: correct ? "\u2713 Right. " : "\u2717 Not quite. ", text };
+}
+
+// A revealed answer's explanation without the verdict it opens with ("Answer: 2.65. The ..."). The next
+// word gets a capital when it is an ordinary word (not a symbol such as `n` or `b`).
+export function withoutVerdict(feedback) {
+  const text = String(feedback).replace(SAYS_RIGHT, "");
+  return /^(?:[a-z]{2,}\b|a\s)/.test(text) ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
 function say(box, verdict, lead, feedback) {
@@ -65,7 +100,8 @@ function say(box, verdict, lead, feedback) {
 }
 
 function verdict(box, correct, feedback) {
-  say(box, correct ? "right" : "wrong", correct ? "✓ Right. " : "✗ Not quite. ", feedback);
+  const { lead, text } = verdictText(correct, feedback);
+  say(box, correct ? "right" : "wrong", lead, text);
 }
 
 function feedbackBox() {
@@ -94,7 +130,8 @@ function choiceQuestion(q, name) {
   });
   const reveal = revealButton(() => {
     mark(q.answer, "answer");
-    say(box, "shown", `Answer: ${q.options[q.answer]}. `, q.feedback[q.answer]);
+    const option = String(q.options[q.answer]);
+    say(box, "shown", `Answer: ${option}${/[.?!]$/.test(option) ? "" : "."} `, withoutVerdict(q.feedback[q.answer]));
   });
   return [h("div", { class: "qc-options" }, rows), h("div", { class: "qc-actions" }, [reveal]), box];
 }
@@ -130,7 +167,7 @@ function numericQuestion(q) {
     }
   });
   const button = h("button", { type: "button", text: "Check", "data-testid": "qc-check", onclick: check });
-  const reveal = revealButton(() => say(box, "shown", `Answer: ${formatAnswer(q)}. `, q.explanation));
+  const reveal = revealButton(() => say(box, "shown", `Answer: ${formatAnswer(q)}. `, withoutVerdict(q.explanation)));
   return [
     h("div", { class: "qc-numeric" }, [h("label", { for: id, text: "Your answer" }), input, button, reveal]),
     box,

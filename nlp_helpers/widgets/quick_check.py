@@ -37,6 +37,8 @@ MAX_QUESTIONS = 6
 # A typed value exactly at the edge of the tolerance (0.49 for 0.5 ± 0.01) counts as inside, although in
 # binary floating point |0.49 - 0.5| is a hair above 0.01: the bound gets this relative slack.
 _SLACK = 1e-9
+# What a wrong number with no feedback of its own gets (the page writes "✗ Not quite. " before it).
+TRY_AGAIN = "Try again, or show the answer."
 
 
 def _within(value: float, target: float, tolerance: float) -> bool:
@@ -198,4 +200,4 @@ class QuickCheck(anywidget.AnyWidget):
         for wrong, feedback in q["mistakes"]:
             if _within(value, wrong, q["tolerance"]):
                 return False, feedback
-        return False, "Not quite. Try again, or show the answer."
+        return False, TRY_AGAIN

@@ -289,7 +289,10 @@ function renderExplorer(model, el) {
     const maxP = Math.max(1e-12, ...probs, ...ghost);
     chart.rows.forEach((row, i) => {
       setText(row.tip, showToken(labels[i]));
-      setText(row.labText, barLabel(labels[i]));
+      // the last bar gathers the other tokens: its label is words, not a token (no ␣, and short enough to
+      // fit left of the bars: "49,132 others", not "other␣49,132␣toke…" cut at the edge)
+      const tail = i === shown && labels.length > shown;
+      setText(row.labText, tail ? `${last.rest.toLocaleString("en")} others` : barLabel(labels[i]));
       const removed = !kept[i];
       const w = removed ? Math.max((row.barW * ghost[i]) / maxP, 1) : Math.max((row.barW * probs[i]) / maxP, 0.5);
       setAttr(row.rect, "width", w.toFixed(2));
@@ -337,7 +340,7 @@ function renderExplorer(model, el) {
       setText(cell, fmt(tProbs[i], 4));
       setText(status, tKept[i] ? "kept" : "removed");
     });
-    last = { p, res, labels, probs, ghost, kept, shown };
+    last = { p, res, labels, probs, ghost, kept, shown, rest };
     if (!framePending) {
       framePending = true;
       nextFrame(drawChart);

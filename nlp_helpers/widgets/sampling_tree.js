@@ -62,11 +62,13 @@ function render({ model, el }) {
   strip.style.maxWidth = "500px";
   legible(strip, 500);
   const stripTitle = h("div", { class: "nlpw-figtitle" });
+  // Which token each interval of the strip is: a swatch, the token and its interval [a, b).
+  const stripLegend = h("p", { class: "nlpw-legend", "data-testid": "st-strip-legend" });
   const readout = h("p", { class: "nlpw-readout", "data-testid": "st-readout", "aria-live": "polite" });
   root.append(
     h("div", { class: "nlpw-controls" }, [temp.root, h("div", { class: "nlpw-control" }, [h("label", { for: seedId, text: "Seed" }), seedBox])]),
     h("div", { class: "nlpw-controls" }, [drawBtn, backBtn, restartBtn]),
-    text, table, stripTitle, strip, readout,
+    text, table, stripTitle, strip, stripLegend, readout,
   );
 
   const current = () => path[path.length - 1];
@@ -94,6 +96,7 @@ function render({ model, el }) {
     backBtn.disabled = path.length === 1;
     table.replaceChildren();
     strip.replaceChildren();
+    stripLegend.replaceChildren();
     const end = `The tree was computed ${model.get("depth")} tokens deep: go back, or start again.`;
     if (done && lastU === null) {
       readout.textContent = end;
@@ -124,6 +127,11 @@ function render({ model, el }) {
     let c = 0;
     pa.forEach((q, j) => {
       strip.append(svg("rect", { x: 500 * c, y: 6, width: Math.max(0, 500 * q), height: 20, fill: COLOURS[j] }));
+      stripLegend.append(h("span", { class: "nlpw-legend-item" }, [
+        h("span", { class: "nlpw-st-swatch", style: `background: ${COLOURS[j]}`, "aria-hidden": "true" }),
+        h("span", { class: "nlpw-token", text: visible(tokens[at * k + j]) }),
+        ` [${fmt(c, 3)}, ${fmt(c + q, 3)})`,
+      ]));
       c += q;
     });
     strip.setAttribute("aria-label", `The interval from 0 to 1 split into ${k} pieces, one per token, of length its probability`);

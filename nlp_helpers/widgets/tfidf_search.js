@@ -61,19 +61,24 @@ function render({ model, el }) {
   const input = h("input", { type: "search", id: inputId, "data-testid": "tfidf-query", size: 40, autocomplete: "off",
     placeholder: "e.g. asylum seekers" });
   input.value = get("query");
+  let drawn = 0; // redraws so far: a model that echoes the change has drawn already (one input, one redraw)
   function setQuery(value) {
+    const before = drawn;
     setTrait(model, "query", value);
-    draw(); // in case the model does not echo the change (static page)
+    if (drawn === before) draw(); // a model that does not echo the change
   }
   input.addEventListener("input", () => setQuery(input.value));
   const controls = h("div", { class: "nlpw-controls" }, [
     h("div", { class: "nlpw-control" }, [h("label", { for: inputId, text: "Query" }), input]),
   ]);
+  // The example menu shows the example that is the current query, or "(choose one)" once the reader has
+  // typed something else (never a stale choice beside another query).
+  let showExample = () => {};
   if (get("examples").length) {
     const pick = select({
       label: "Example queries",
       options: [{ value: "", label: "(choose one)" }, ...get("examples").map((e) => ({ value: e, label: e }))],
-      value: "",
+      value: get("examples").includes(get("query")) ? get("query") : "",
       onChange: (v) => {
         if (!v) return;
         input.value = v;
@@ -82,6 +87,10 @@ function render({ model, el }) {
     });
     pick.input.setAttribute("data-testid", "tfidf-examples");
     controls.append(pick.root);
+    showExample = () => {
+      const want = get("examples").includes(get("query")) ? get("query") : "";
+      if (pick.input.value !== want) pick.input.value = want;
+    };
   }
 
   const status = h("p", { class: "nlpw-status", "data-testid": "tfidf-status", "aria-live": "polite" });
@@ -94,6 +103,7 @@ function render({ model, el }) {
 
   const explain = "A document's cosine is the sum over the query's terms of the term's weight here × its weight in the document: the coloured pieces of each result's bar.";
   function draw() {
+    drawn += 1;
     const tokens = tokenize(get("query"), get("token_pattern"));
     const { terms, unknown } = queryVector(tokens, vocabIndex, get("idf"));
     results.replaceChildren();
@@ -143,6 +153,7 @@ function render({ model, el }) {
   draw();
   model.on("change:query", () => {
     if (input.value !== get("query")) input.value = get("query");
+    showExample();
     draw();
   });
   model.on("change:top_k", draw);

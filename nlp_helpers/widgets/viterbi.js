@@ -45,7 +45,8 @@ function prob(x) {
   return p >= 0.001 ? p.toFixed(4) : p.toExponential(1);
 }
 
-const CW = 92;
+const CW_MAX = 92;
+const CW_MIN = 72; // a cell's number (11 px) and a finger's tap still fit
 const CH = 40; // a cell is 80 x 34 px: a tap target on a phone
 const LEFT = 56;
 const TOP = 24;
@@ -71,7 +72,7 @@ function render({ model, el }) {
   const pathOut = h("p", { "data-testid": "vt-path", "aria-live": "polite" });
   const cands = h("div", { "data-testid": "vt-candidates", "aria-live": "polite" });
   const table = h("details", { class: "nlpw-details" });
-  root.append(h("div", { class: "nlpw-controls" }, [stepSlider.root]), drawing, pathOut, cands, table);
+  root.append(h("div", { class: "nlpw-controls" }, [stepSlider.root]), drawing, pathOut, h("div", { class: "nlp-scroll" }, [cands]), table);
 
   function explain(t, j) {
     focus = [t, j];
@@ -98,47 +99,76 @@ function render({ model, el }) {
     ])]);
   }
 
-  function draw() {
-    const step = Math.min(Math.max(model.get("step"), 1), T);
-    if (Number(stepSlider.input.value) !== step) stepSlider.set(step);
-    const W = LEFT + CW * T + 8;
+  // Words per row of the drawing: all of them when they fit the column; on a phone the trellis wraps,
+  // each further row starting with the last word of the row before (faded), so that its back-pointers
+  // are drawn where they lead.
+  const layout = () => {
+    const avail = root.clientWidth || drawing.clientWidth || 0;
+    if (!avail) return [T, CW_MAX];
+    const cw = Math.max(CW_MIN, Math.min(CW_MAX, Math.floor((avail - LEFT - 8) / T)));
+    return [Math.max(2, Math.min(T, Math.floor((avail - LEFT - 8) / cw))), cw];
+  };
+  let rowWords = T;
+  let CW = CW_MAX;
+
+  function trellisRow(step, t0, t1, context) {
+    const n = t1 - t0 + (context ? 1 : 0);
+    const first = context ? t0 - 1 : t0; // the first column's word
+    const x = (t) => LEFT + CW * (t - first);
+    const W = LEFT + CW * n + 8;
     const H = TOP + CH * K + 8;
     const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "group", style: `width: 100%; max-width: ${W}px; height: auto;`,
-      "aria-label": `Viterbi trellis: ${K} tags (rows) by ${T} words (columns), ${step} filled in` });
+      "aria-label": t0 === 0 && t1 === T
+        ? `Viterbi trellis: ${K} tags (rows) by ${T} words (columns), ${step} filled in`
+        : `Viterbi trellis, words ${t0 + 1} to ${t1} of ${T}: ${K} tags (rows), ${step} words filled in` });
     legible(s, W);
-    words.forEach((w, t) => s.append(svg("text", { x: LEFT + CW * t + CW / 2, y: 15, "text-anchor": "middle", "font-size": 12, "font-weight": t < step ? "bold" : "normal", text: w })));
+    for (let t = first; t < t1; t++) {
+      s.append(svg("text", { x: x(t) + CW / 2, y: 15, "text-anchor": "middle", "font-size": 12, "font-weight": t < step ? "bold" : "normal",
+        "fill-opacity": t < t0 ? 0.55 : 1, text: w(t) }));
+    }
     tags.forEach((tag, j) => s.append(svg("text", { x: LEFT - 6, y: TOP + CH * j + CH / 2 + 4, "text-anchor": "end", "font-size": 11, text: tag })));
     const onPath = (t, j) => step === T && path[t] === j;
-    for (let t = 1; t < step; t++) {
+    for (let t = Math.max(1, first + 1); t < Math.min(step, t1); t++) {
       for (let j = 0; j < K; j++) {
         const i = back[t][j];
         if (i < 0 || v[t][j] === NEG) continue;
-        s.append(svg("line", { x1: LEFT + CW * (t - 1) + CW - 6, y1: TOP + CH * i + CH / 2, x2: LEFT + CW * t + 6, y2: TOP + CH * j + CH / 2,
+        s.append(svg("line", { x1: x(t - 1) + CW - 6, y1: TOP + CH * i + CH / 2, x2: x(t) + 6, y2: TOP + CH * j + CH / 2,
           stroke: onPath(t, j) && onPath(t - 1, i) ? "#d55e00" : "currentColor", "stroke-opacity": onPath(t, j) && onPath(t - 1, i) ? 1 : 0.35,
           "stroke-width": onPath(t, j) && onPath(t - 1, i) ? 3 : 1 }));
       }
     }
-    for (let t = 0; t < T; t++) {
+    for (let t = first; t < t1; t++) {
+      const repeat = t < t0; // the previous row's last word, shown again
       for (let j = 0; j < K; j++) {
         const filled = t < step;
-        const g = svg("g", filled
+        const g = svg("g", filled && !repeat
           ? { class: "nlpw-vt-cell", tabindex: 0, role: "button", "data-testid": `vt-cell-${t}-${j}`, "data-log": String(v[t][j]),
             "aria-label": `v at word ${t + 1} (${words[t]}), tag ${tags[j]}: probability ${prob(v[t][j])}` }
-          : { "data-testid": `vt-cell-${t}-${j}`, "data-log": "", "aria-hidden": "true" });
+          : repeat ? { "aria-hidden": "true", opacity: 0.55 } : { "data-testid": `vt-cell-${t}-${j}`, "data-log": "", "aria-hidden": "true" });
         const best = filled && v[t][j] !== NEG && v[t][j] === Math.max(...v[t]);
-        g.append(svg("rect", { x: LEFT + CW * t + 6, y: TOP + CH * j + 3, width: CW - 12, height: CH - 6, rx: 4,
+        g.append(svg("rect", { x: x(t) + 6, y: TOP + CH * j + 3, width: CW - 12, height: CH - 6, rx: 4,
           fill: filled ? (v[t][j] === NEG ? "transparent" : best ? "#56b4e9" : "#cfe8f7") : "transparent",
           stroke: onPath(t, j) ? "#d55e00" : "currentColor", "stroke-opacity": onPath(t, j) ? 1 : 0.3, "stroke-width": onPath(t, j) ? 3 : 1 }));
-        if (filled) g.append(svg("text", { x: LEFT + CW * t + CW / 2, y: TOP + CH * j + CH / 2 + 4, "text-anchor": "middle", "font-size": 11,
+        if (filled) g.append(svg("text", { x: x(t) + CW / 2, y: TOP + CH * j + CH / 2 + 4, "text-anchor": "middle", "font-size": 11,
           style: v[t][j] === NEG ? "" : "fill: #111", text: prob(v[t][j]) }));
-        if (filled) {
+        if (filled && !repeat) {
           g.addEventListener("click", () => explain(t, j));
           g.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); explain(t, j); } });
         }
         s.append(g);
       }
     }
-    drawing.replaceChildren(s);
+    return s;
+  }
+  const w = (t) => words[t];
+
+  function draw() {
+    const step = Math.min(Math.max(model.get("step"), 1), T);
+    if (Number(stepSlider.input.value) !== step) stepSlider.set(step);
+    [rowWords, CW] = layout();
+    const rows = [trellisRow(step, 0, Math.min(T, rowWords), false)];
+    for (let t0 = rowWords; t0 < T; t0 += rowWords - 1) rows.push(trellisRow(step, t0, Math.min(T, t0 + rowWords - 1), true));
+    drawing.replaceChildren(...rows);
     pathOut.textContent = step === T
       ? `Best path: ${path.map((j, t) => `${words[t]}/${tags[j]}`).join(" ")} (probability ${prob(v[T - 1][path[T - 1]])})`
       : `Move the slider to the last word to trace the best path back.`;
@@ -154,6 +184,9 @@ function render({ model, el }) {
 
   draw();
   model.on("change:step", draw);
+  // The column's width changes (a phone turned, a window resized): the trellis wraps anew when the words
+  // that fit a row change.
+  if (typeof ResizeObserver === "function") new ResizeObserver(() => { const [n, cw] = layout(); if (n !== rowWords || cw !== CW) draw(); }).observe(root);
 }
 
 export default { render };

@@ -34,6 +34,10 @@ CHANGES_PAGE = {
     "test_quick_checks_on_the_book_pages",
     "test_solutions_open_from_their_title",
     "test_the_phone_menu_opens_the_chapter_list_and_the_page_contents",
+    "test_every_header_control_shows_keyboard_focus",
+    "test_the_contents_highlight_follows_the_reading_position",
+    "test_the_bpe_slider_is_wide_its_buttons_stay_and_its_chips_show_spaces",
+    "test_the_tfidf_example_menu_never_shows_a_stale_choice",
     # test_widgets.py: each moves the controls of its own widget
     "test_bpe_stepper_replays_merges",
     "test_tfidf_search_ranks_documents",

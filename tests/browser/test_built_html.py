@@ -95,3 +95,15 @@ def test_every_exercise_shows_its_starting_point(rel):
     stubs = [pre.get_text() for pre in article.select("div.nlp-exercise-stub pre")]
     assert len(stubs) == n_exercises, f"{rel}: {n_exercises} exercises, {len(stubs)} starting points"
     assert all("def " in t or "=" in t for t in stubs)
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_a_page_has_one_viewport_and_shows_the_title_once_in_the_sidebar(rel):
+    soup = _soup(rel)
+    viewports = soup.find_all("meta", attrs={"name": "viewport"})
+    assert len(viewports) == 1, f"{rel} has {len(viewports)} viewport meta tags"
+    sidebar = soup.select_one(".bd-sidebar-primary")
+    title = soup.select_one(".logo__title")
+    assert title is not None, f"{rel}: no site title in the sidebar"
+    texts = [a.get_text(" ", strip=True) for a in sidebar.select("a")]
+    assert texts.count(title.get_text(strip=True)) <= 1, f"{rel}: the sidebar shows the book's title twice"

@@ -111,4 +111,21 @@ def test_search_snippets_show_no_raw_tex(open_page):
     assert snippets, "searching for 'softmax' found nothing"
     raw = [s for s in snippets if "\\(" in s or "\\[" in s or "$" in s or "\\frac" in s or "\\mathbf" in s]
     assert raw == [], f"search snippets show raw TeX: {raw[:3]}"
+    # each snippet quotes a sentence of prose that names the word (or the line of code that does, or the
+    # page's first sentence), not a toggle's label, not a contents list
+    not_prose = [
+        s for s in snippets if len(s) < 30 or "Show code cell" in s or re.search(r"\b\d+\.\d+\.\s.*\b\d+\.\d+\.\s", s)
+    ]
+    assert not_prose == [], f"search snippets that are not the matching sentence: {not_prose[:3]}"
+    naming = [s for s in snippets if "softmax" in s.lower()]
+    assert len(naming) >= 0.8 * len(snippets), f"only {len(naming)} of {len(snippets)} snippets name the word"
+    # the field's magnifier is beside the query, not over its first letter
+    icon, field = (
+        page.locator(
+            "article form.bd-search i.fa-magnifying-glass, main form.bd-search i.fa-magnifying-glass"
+        ).last.bounding_box(),
+        page.locator("article form.bd-search input[type=search], main form.bd-search input[type=search]").last,
+    )
+    text_left = field.evaluate("e => e.getBoundingClientRect().left + parseFloat(getComputedStyle(e).paddingLeft)")
+    assert icon["x"] + icon["width"] <= text_left, f"the magnifier ({icon}) overlaps the query (text from {text_left})"
     assert log.console_errors == [] and log.page_errors == []

@@ -81,9 +81,15 @@ def _wrong_number(q: dict) -> float:
     return x
 
 
+# A verdict said twice: "✗ Not quite. Not quite. Try again", "✓ Right. Right: ...".
+_TWICE = re.compile(r"\b(Right|Correct|Not quite|Wrong)\b[.:!]?\s+(Right|Correct|Not quite|Wrong|Yes|No)\b[.:!]", re.I)
+
+
 def _verdict(fieldset) -> tuple[str | None, str]:
     box = fieldset.locator("[data-testid='qc-feedback']")
-    return box.get_attribute("data-verdict"), re.sub(r"\s+", " ", box.inner_text())
+    text = re.sub(r"\s+", " ", box.inner_text())
+    assert not _TWICE.search(text), f"the verdict is said twice: {text!r}"
+    return box.get_attribute("data-verdict"), text
 
 
 def answer_every_question(page, *, tap: bool = False) -> int:
@@ -148,7 +154,7 @@ def _fixture_widgets():
                     "With add-one smoothing, a word never seen with a class gets…",
                     options=["probability 0", "probability 1 / (n_c + |V|)", "a very long option " * 6],
                     answer=1,
-                    feedback=["That is the unsmoothed estimate.", "`0 + 1` over n_c + |V|.", "No."],
+                    feedback=["Not quite: that is the unsmoothed estimate.", "Right: `0 + 1` over n_c + |V|.", "No."],
                 ),
                 Numeric(
                     "P(great | +) with add-one smoothing, to 3 decimals?",
@@ -156,6 +162,12 @@ def _fixture_widgets():
                     tolerance=0.0005,
                     explanation="(3 + 1) / (14 + 20) = 0.118.",
                     mistakes=[(3 / 14, "You forgot the smoothing.")],
+                ),
+                Numeric(
+                    "The norm of (1, √6), to 2 decimals?",
+                    answer=7**0.5,
+                    tolerance=0.005,
+                    explanation="Right: √(1 + 6) = √7.",
                 ),
             ],
         ),
@@ -195,8 +207,8 @@ def test_quick_checks_on_a_page_of_their_own(browser, fixture_url, width, scheme
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(fixture_url)
-    page.locator("fieldset.quick-check").nth(2).wait_for(timeout=30_000)
-    assert answer_every_question(page, tap=width < 600) == 3
+    page.locator("fieldset.quick-check").nth(3).wait_for(timeout=30_000)
+    assert answer_every_question(page, tap=width < 600) == 4
     if width < 600:
         check_phone_layout(page)
     check_contrast(page)
@@ -204,6 +216,10 @@ def test_quick_checks_on_a_page_of_their_own(browser, fixture_url, width, scheme
     first = page.locator("fieldset.quick-check").first
     first.locator("[data-testid='qc-reveal']").click()
     assert _verdict(first) == ("shown", "Answer: probability 1 / (n_c + |V|). 0 + 1 over n_c + |V|.")
+    # ... and a number to the precision the question asks, its explanation without a second verdict
+    norm = page.locator("fieldset.quick-check").nth(2)
+    norm.locator("[data-testid='qc-reveal']").click()
+    assert _verdict(norm) == ("shown", "Answer: 2.65. √(1 + 6) = √7.")
     assert first.locator("[data-testid='qc-feedback']").get_attribute("aria-live") == "polite"
     assert errors == []
     context.close()

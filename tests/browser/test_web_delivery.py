@@ -35,7 +35,10 @@ ASPECTS_JS = """async () => {
 
 WIDE_CODE_JS = """() => [...document.querySelectorAll('div.cell_input pre, div.nlp-exercise-stub pre')]
   .filter(p => p.getClientRects().length > 0 && p.scrollWidth > p.clientWidth + 1)
-  .map(p => `${p.scrollWidth} > ${p.clientWidth}: ${p.textContent.split('\\n').sort((a, b) => b.length - a.length)[0].slice(0, 90)}`)"""
+  .map(p => {
+    const longest = p.textContent.split('\\n').sort((a, b) => b.length - a.length)[0];
+    return {chars: [...longest].length, text: `${p.scrollWidth} > ${p.clientWidth}: ${longest.slice(0, 90)}`};
+  })"""
 
 WIDGET_TEXT_JS = """(minPx) => {
   const small = [];
@@ -82,9 +85,36 @@ def test_every_image_keeps_its_aspect_ratio(book_page, rel, width):
 
 @pytest.mark.parametrize("rel", built_pages())
 def test_no_code_cell_is_wider_than_its_column_on_a_laptop(book_page, rel):
+    """80 characters of code fit the column at 1280 px. A longer line (a docstring or string the formatter
+    does not split) scrolls inside its block, which says so (test_code_keeps_its_lines_...)."""
     page, _ = book_page(rel, width=LAPTOP)
-    wide = page.evaluate(WIDE_CODE_JS)
-    assert not wide, f"{rel}: {len(wide)} code cell(s) need sideways scrolling at {LAPTOP} px: {wide[:3]}"
+    wide = [w["text"] for w in page.evaluate(WIDE_CODE_JS) if w["chars"] <= 80]
+    assert not wide, f"{rel}: {len(wide)} code cell(s) of lines <= 80 characters scroll at {LAPTOP} px: {wide[:3]}"
+
+
+CODE_LINES_JS = """() => [...document.querySelectorAll('div.cell_input pre, div.nlp-exercise-stub pre')]
+  .filter(p => p.getClientRects().length > 0)
+  .map(p => {
+    const s = getComputedStyle(p);
+    const wide = p.scrollWidth > p.clientWidth + 1;
+    const marked = p.classList.contains('nlp-overflows') && p.tabIndex === 0 && p.dataset.more !== ''
+      && s.overflowX === 'auto' && (s.maskImage !== 'none' || s.webkitMaskImage !== 'none')
+      && (matchMedia('(hover: none)').matches ? s.backgroundImage.includes('gradient') : true);
+    return {wraps: s.whiteSpace !== 'pre', wide, marked, line: p.textContent.split('\\n')[0].slice(0, 60)};
+  })"""
+
+
+@pytest.mark.parametrize("width", [LAPTOP, PHONE])
+@pytest.mark.parametrize("rel", built_pages())
+def test_code_keeps_its_lines_and_scrolls_inside_its_block(book_page, rel, width):
+    """Code never wraps to column 0 (nor breaks a name): a line longer than the column (on a phone, most)
+    scrolls sideways inside its block, which says so (a visible scrollbar, a faded edge) and is a tab stop."""
+    page, _ = book_page(rel, width=width)
+    blocks = page.evaluate(CODE_LINES_JS)
+    wrapping = [b["line"] for b in blocks if b["wraps"]]
+    assert not wrapping, f"{rel} at {width} px wraps code lines: {wrapping[:3]}"
+    unmarked = [b["line"] for b in blocks if b["wide"] and not b["marked"]]
+    assert not unmarked, f"{rel} at {width} px: code that scrolls without saying so: {unmarked[:3]}"
 
 
 # The menu is the theme's, the same on every page: the landing page, a chapter page and a section page.

@@ -38,7 +38,7 @@ def test_judge_numeric_uses_the_tolerance_and_the_mistakes():
     assert qc.judge(1, 0.509)[0] and not qc.judge(1, 0.52)[0]
     assert qc.judge(1, 0.49) == (True, "1/2")  # the tolerance is closed at both ends
     assert qc.judge(1, 2.0) == (False, "inverted") and qc.judge(1, 2.009) == (False, "inverted")
-    assert qc.judge(1, 7.0) == (False, "Not quite. Try again, or show the answer.")
+    assert qc.judge(1, 7.0) == (False, "Try again, or show the answer.")  # the page puts "✗ Not quite." before it
 
 
 def test_judge_refuses_a_response_it_cannot_judge():
@@ -112,6 +112,8 @@ const out = {
   judged: cases.judge.map(([q, r]) => mod.judge(q, r)),
   parsed: cases.parse.map((t) => mod.parseNumber(t)),
   formatted: (cases.format || []).map((q) => mod.formatAnswer(q)),
+  verdicts: (cases.verdicts || []).map(([correct, text]) => mod.verdictText(correct, text)),
+  revealed: (cases.revealed || []).map((text) => mod.withoutVerdict(text)),
 };
 console.log(JSON.stringify(out));
 """
@@ -184,10 +186,60 @@ def test_javascript_reads_what_a_reader_types(tmp_path):
 
 
 def test_show_the_answer_writes_it_to_the_precision_asked(tmp_path):
-    cases = [(4 / 34, 0.0005, "0.1176"), (4.0, 0.1, "4"), (-1200.0, 0.5, "-1200"), (1 / 3, 1e-6, "0.333333")]
-    format_ = [{"answer": a, "tolerance": t} for a, t, _ in cases]
+    # (answer, tolerance, prompt, shown): the prompt's "to N decimals" wins; else the tolerance's precision
+    # (a value within ± t rounds to decimals of step 2t: ± 0.005 is 2 decimals, ± 0.0005 is 3).
+    cases = [
+        (4 / 34, 0.0005, "P(great | +), to 3 decimals?", "0.118"),
+        (4 / 34, 0.0005, "P(great | +)?", "0.118"),
+        (7**0.5, 0.005, "Its norm, to 2 decimals?", "2.65"),
+        (7**0.5, 0.001, "Its norm? (Two decimals.)", "2.65"),
+        (7**0.5, 0.05, "Best segmentation score? (1 decimal)", "2.6"),
+        (0.28571, 0.0005, "Its IDF? Three decimals.", "0.286"),
+        (4.0, 0.1, "Two plus two?", "4"),
+        (-1200.0, 0.5, "Big?", "-1200"),
+        (1 / 3, 1e-6, "A third?", "0.333333"),
+        (-0.001, 0.005, "Nearly zero, to 2 decimals?", "0"),
+    ]
+    format_ = [{"answer": a, "tolerance": t, "prompt": p} for a, t, p, _ in cases]
     got = _run_js(tmp_path, {"judge": [], "parse": [], "format": format_})["formatted"]
     assert got == [want for *_, want in cases]
+
+
+def test_the_verdict_is_said_once(tmp_path):
+    verdicts = [
+        (True, "Right: the counts add up.", "\u2713 ", "Right: the counts add up."),
+        (True, "Correct. 0 + 1 over n_c.", "\u2713 ", "Correct. 0 + 1 over n_c."),
+        (True, "The counts add up.", "\u2713 Right. ", "The counts add up."),
+        (True, "Rightly so, the counts add up.", "\u2713 Right. ", "Rightly so, the counts add up."),
+        (
+            False,
+            "Not quite: that is the unsmoothed estimate.",
+            "\u2717 ",
+            "Not quite: that is the unsmoothed estimate.",
+        ),
+        (False, "No. Smoothing adds one.", "\u2717 ", "No. Smoothing adds one."),
+        (False, "No model can do that.", "\u2717 Not quite. ", "No model can do that."),
+        (False, "Try again, or show the answer.", "\u2717 Not quite. ", "Try again, or show the answer."),
+        (
+            False,
+            "Right: that would be it with smoothing.",
+            "\u2717 Not quite. ",
+            "Right: that would be it with smoothing.",
+        ),
+    ]
+    revealed = [
+        ("Right: the steps add up.", "The steps add up."),
+        ("Right: n \u2212 1 words of context.", "n \u2212 1 words of context."),
+        ("Right: a word is seen.", "A word is seen."),
+        ("Yes: with a dictionary.", "With a dictionary."),
+        ("(3 + 1) / (14 + 20) = 0.118.", "(3 + 1) / (14 + 20) = 0.118."),
+    ]
+    out = _run_js(
+        tmp_path,
+        {"judge": [], "parse": [], "verdicts": [[c, t] for c, t, *_ in verdicts], "revealed": [t for t, _ in revealed]},
+    )
+    assert [[v["lead"], v["text"]] for v in out["verdicts"]] == [[lead, text] for *_, lead, text in verdicts]
+    assert out["revealed"] == [want for _, want in revealed]
 
 
 def _one(question) -> dict:
