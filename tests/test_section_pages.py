@@ -77,6 +77,8 @@ def test_the_template_page_passes_every_check_and_runs(tmp_path):
     assert (tmp_path / "book" / "demo_chapter" / "index.md").read_text().count("{doc}`first_steps`") == 1
     nb = nbformat.read(path, as_version=4)
     assert is_clean(nb) and nb.cells[0].source == SETUP_SOURCE
+    # the course's cross-references live in the appendix (book/appendix/course_notes.md), never on a page
+    assert not any("course-notes" in c.source or "For students of the course" in c.source for c in nb.cells)
     m, failures = reader_path.notebook_failures(nb)
     assert failures == [] and m.main_words > 50 and m.main_code > 0
     namespace: dict = {}

@@ -52,13 +52,13 @@ from collections import Counter
 assert counts == Counter(sentence.split())
 assert counts["the"] == 2"""
 
-ASIDE = """\
+PITFALL = """\
 Every number in the prose comes from the code above it (quote it with `glue`).
 
-:::{admonition} For students of the course
-:class: dropdown course-notes
-A cross-reference only a student of the course needs (an erratum, a symbol written differently) goes
-in an aside like this one, collapsed and off the main path.
+:::{note} Common pitfall
+A mistake readers often make on their own with this idea, and how to see it in the code above. Keep the
+page about the idea itself: what only one course's students need (where their syllabus teaches a topic,
+errata of their handouts) belongs in the appendix `book/appendix/course_notes.md`, never on a chapter page.
 :::"""
 
 FURTHER = """\
@@ -116,7 +116,7 @@ def section_page(slug: str, page: str, title: str) -> nbformat.NotebookNode:
         md(IDEA),
         code(CODE),
         code(CHECK, metadata={"tags": ["remove-cell"]}),
-        md(ASIDE),
+        md(PITFALL),
         md(FURTHER),
         md(SUMMARY),
         md(QUICK_HEADING),

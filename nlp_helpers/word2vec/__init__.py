@@ -7,5 +7,7 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``softmax``: the full-softmax CBOW and skip-gram objectives of the worked example.
 * ``evaluation``: ``WordVectors``: neighbours, analogies, WordSim353/SimLex-999 and the Google analogy set.
 * ``fasttext``: fastText's character n-grams hashed into buckets.
-* ``exercises``: the checkers of the chapter's exercises.
+* ``bias``: a gender direction, projections on it and the WEAT (effect size, permutation p-value).
+* ``exercises``, ``evaluation_exercises``, ``bias_exercises``, ``extensions_exercises``: the checkers of the
+  chapter's exercises (a ``<page>_exercises`` module for each page's newer exercises).
 """
