@@ -89,8 +89,6 @@ NOTHING_TO_CHANGE = {
     "tokenization.exercises.check_find_prices",
     "tokenization.exercises.check_osa_distance",
     "tagging.exercises.check_word_shape",
-    "attention.exercises.check_causal_mask",
-    "attention.exercises.check_positional_encoding",
     "rnn.exercises.check_rnn_params",  # a cell name and two integers: nothing mutable
     "sampling.exercises.check_sampling_by_hand",  # no argument: the probabilities are worked by hand
     "tfidf.exercises.check_weights_by_hand",  # weights_d2() takes no argument: the numbers are worked by hand
