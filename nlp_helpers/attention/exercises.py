@@ -11,141 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from nlp_helpers.attention.modern import grouped_query_attention
-from nlp_helpers.attention.positional import positional_encoding
-from nlp_helpers.attention.self_attention import causal_mask, scaled_dot_product_attention, split_heads
-from nlp_helpers.attention.transformer import layer_norm
+from nlp_helpers.attention.self_attention import split_heads
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.seeds import rng as seeded_rng
 
 __all__ = [
-    "check_causal_mask",
-    "check_scaled_dot_product_attention",
-    "check_positional_encoding",
     "check_split_heads",
-    "check_slide_layer_norm",
     "check_kv_cache_step",
     "check_label_smoothing",
 ]
-
-
-def check_causal_mask(fn) -> CheckResult:
-    """``fn(n)`` -> boolean ``(n, n)`` array, True where query ``i`` may see key ``j`` (``j <= i``)."""
-    with Checker("Causal mask") as ex:
-        for n in (1, 4, 7):
-            got = ex.call(fn, n)
-            arr = np.asarray(got)
-            ex.expect(
-                arr.shape == (n, n),
-                f"causal_mask({n}) should have shape ({n}, {n}), got {arr.shape}. "
-                "Hint: one row per query, one column per key.",
-            )
-            ex.expect(
-                arr.dtype == bool,
-                f"causal_mask({n}) should be a boolean array, got dtype {arr.dtype}. "
-                "Hint: compare, e.g. j <= i, or use np.tril(np.ones(...), dtype=bool).",
-            )
-            if n == 4 and arr[0, 1]:
-                ex.fail(
-                    "causal_mask(4)[0, 1] is True: the first token would see the second, a future token. "
-                    "Hint: keep the diagonal and everything below it."
-                )
-            ex.expect_equal(
-                arr.tolist(),
-                causal_mask(n).tolist(),
-                what=f"causal_mask({n})",
-                hint="True on and below the diagonal, False above it.",
-            )
-    return ex.result
-
-
-def check_scaled_dot_product_attention(fn) -> CheckResult:
-    """``fn(Q, K, V, mask=None)`` -> ``(output, weights)``; fully masked rows give zeros, not NaN."""
-    rng = seeded_rng(0)
-    Q, K, V = rng.normal(size=(4, 8)), rng.normal(size=(5, 8)), rng.normal(size=(5, 3))
-    with Checker("Scaled dot-product attention") as ex:
-        got = ex.call(fn, Q, K, V)
-        ex.expect(isinstance(got, tuple) and len(got) == 2, "return a pair (output, weights). Hint: return Z, A.")
-        want_out, want_w = scaled_dot_product_attention(Q, K, V)
-        unscaled = scaled_dot_product_attention(Q * np.sqrt(8), K, V)[1]
-        if np.allclose(np.asarray(got[1], dtype=float), unscaled, atol=1e-6):
-            ex.fail("the weights equal softmax(Q K^T) without scaling. Hint: divide the scores by sqrt(d_k) = sqrt(8).")
-        ex.expect_close(
-            got[1],
-            want_w,
-            what="the weights without a mask",
-            hint="Each row of weights is a softmax over the keys of the scaled scores of one query.",
-        )
-        ex.expect_close(got[0], want_out, what="the output without a mask", hint="weights @ V.")
-        mask = np.array([[1, 0, 0, 0, 0], [1, 1, 0, 0, 0], [0, 0, 0, 0, 0], [1, 1, 1, 1, 0]], dtype=bool)
-        got = ex.call(fn, Q, K, V, mask)
-        want_out, want_w = scaled_dot_product_attention(Q, K, V, mask)
-        w = np.asarray(got[1], dtype=float)
-        ex.expect(
-            np.isfinite(w).all() and np.isfinite(np.asarray(got[0], dtype=float)).all(),
-            "with a fully masked row (row 2) your result contains NaN or inf. Hint: where a row has no allowed "
-            "key there is nothing to normalise (0/0): give that row zero weights instead of dividing.",
-        )
-        ex.expect_close(
-            w,
-            want_w,
-            what="the weights with a mask",
-            hint="set masked scores to -inf before the softmax; a fully masked row gets all zeros.",
-        )
-        ex.expect_close(got[0], want_out, what="the output with a mask", hint="weights @ V (a zero row stays zero).")
-        Q_big = Q * 1000  # scores of 10^3 and more: exp overflows unless each row's maximum is subtracted first
-        got = ex.call(fn, Q_big, K, V, mask)
-        want_out, want_w = scaled_dot_product_attention(Q_big, K, V, mask)
-        ex.expect(
-            isinstance(got, tuple) and len(got) == 2 and np.isfinite(np.asarray(got[1], dtype=float)).all(),
-            "with scores around 1000 your weights contain NaN or inf: exp(1000) overflows. Hint: subtract each "
-            "row's largest allowed score before exponentiating (softmax does not change; use -inf, not a large "
-            "negative number, for masked keys).",
-        )
-        ex.expect_close(
-            got[1],
-            want_w,
-            what="the weights with a mask and scores around 1000",
-            hint="subtract each row's largest allowed score before exponentiating, and keep masked keys at 0.",
-        )
-    return ex.result
-
-
-def check_positional_encoding(fn) -> CheckResult:
-    """``fn(n_positions, d_model)`` -> the sinusoidal table of the lecture notes (sin on even, cos on odd columns)."""
-    with Checker("Sinusoidal positional encoding") as ex:
-        got = ex.call(fn, 6, 6)
-        arr = np.asarray(got, dtype=float)
-        ex.expect(
-            arr.shape == (6, 6),
-            f"positional_encoding(6, 6) should have shape (6, 6), got {arr.shape}. "
-            "Hint: rows are positions, columns dimensions.",
-        )
-        if np.allclose(arr, positional_encoding(6, 6).T, atol=1e-6):
-            ex.fail("you returned the transpose: rows are positions, columns dimensions (use [pos, x] indexing).")
-        swapped = positional_encoding(6, 6)[:, [1, 0, 3, 2, 5, 4]]
-        if np.allclose(arr, swapped, atol=1e-6):
-            ex.fail("your sines and cosines are swapped: even dimensions use sin, odd ones cos.")
-        ex.expect_close(
-            arr[4],
-            [-0.7568, -0.6536, 0.1846, 0.9828, 0.0086, 1.0000],
-            atol=5e-5,
-            rtol=0,
-            what="row 4 (the word 'of' on the slide)",
-            hint="PE(pos, x) = sin(pos / 10000**(x/d)) for even x, cos(pos / 10000**((x-1)/d)) for odd x.",
-        )
-        ex.expect_close(
-            arr,
-            positional_encoding(6, 6),
-            what="positional_encoding(6, 6)",
-            hint="odd dimension x uses the same frequency as x - 1.",
-        )
-        ex.expect_close(
-            ex.call(fn, 50, 128),
-            positional_encoding(50, 128),
-            what="positional_encoding(50, 128)",
-            hint="the exponent is x/d_model for even x and (x-1)/d_model for odd x, not x/2.",
-        )
-    return ex.result
 
 
 def check_split_heads(fn) -> CheckResult:
@@ -176,47 +50,6 @@ def check_split_heads(fn) -> CheckResult:
             X[:, None],
             what="split_heads(X, 1)",
             hint="with one head the result is X with a head axis of size 1.",
-        )
-    return ex.result
-
-
-def check_slide_layer_norm(fn) -> CheckResult:
-    """``fn(x, eps=1e-4)``: the lecture notes' ``(x - mean) / (s + eps)`` with the sample standard deviation."""
-    x = np.array(
-        [[13.12, 12.47, 9.03, 10.35, 8.09, 10.36], [1.0, 2.0, 3.0, 4.0, 5.0, 7.0], [0.01, 0.02, 0.03, 0.04, 0.05, 0.07]]
-    )  # the last row has a spread s ~ 0.02: there eps matters
-    with Checker("The slides' normalisation") as ex:
-        got = np.asarray(ex.call(fn, x, 1e-4), dtype=float)
-        torch_style = layer_norm(x, 1e-4)
-        if got.shape == x.shape and np.allclose(got, torch_style, atol=1e-4):
-            ex.fail(
-                "this is torch's LayerNorm (population variance). Hint: the slides divide by the sample standard "
-                "deviation, np.std(x, ddof=1), plus eps."
-            )
-        if got.shape == x.shape and np.allclose(got, (x - x.mean()) / (x.std(ddof=1) + 1e-4), atol=1e-4):
-            ex.fail(
-                "you normalised the whole matrix at once. Hint: normalise each row (token) on its own: "
-                "use axis=-1 and keepdims=True."
-            )
-        eps_inside = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, ddof=1, keepdims=True) + 1e-4)
-        if got.shape == x.shape and np.allclose(got, eps_inside, rtol=1e-9, atol=0):
-            ex.fail(
-                "you added eps inside the square root, as torch does. The normalisation of this exercise adds "
-                "eps to the standard deviation itself, outside the square root."
-            )
-        ex.expect_close(
-            got[0, 0],
-            1.3176,
-            rtol=0,
-            atol=5e-5,
-            what="the first entry of 'when'",
-            hint="Check which standard deviation the exercise asks for (sample or population) and where eps goes.",
-        )
-        ex.expect_close(
-            got,
-            layer_norm(x, 1e-4, ddof=1, eps_inside_sqrt=False),
-            what="the normalised matrix",
-            hint="normalise each row (token) on its own: use axis=-1 and keepdims=True.",
         )
     return ex.result
 

@@ -35,6 +35,10 @@ DATA_FILE = Path(__file__).parents[1] / "data" / "files" / "attention_encoder_wo
 _NOT_MATRICES = {"source", "tokens", "vocab_ids", "d_model", "d_k", "notes", "layer_norm_epsilon"}
 
 
+# Reader-facing names of tables whose stored name records how they were decoded.
+_ALIASES = {"b_ffn": "b_ffn_inferred", "E": "static_embedding_rows_are_tokens"}
+
+
 @dataclass(frozen=True)
 class WorkedExample:
     """The printed tables of the lecture notes (``tables[name]`` is a float array; see ``names``)."""
@@ -52,6 +56,7 @@ class WorkedExample:
         return sorted(self.tables)
 
     def __getitem__(self, name: str) -> np.ndarray:
+        name = _ALIASES.get(name, name)
         if name not in self.tables:
             raise KeyError(f"no table {name!r}; the tables are {self.names}")
         return self.tables[name].copy()

@@ -1,13 +1,7 @@
 """Catalogue of the attention chapter's exercises: requirements, correct answers in several styles (accepted)
 and typical wrong answers (rejected with a hint naming the mistake).
 
-* ``make_causal_mask(n)``: boolean (n, n), True on and below the diagonal.
-* ``attention(Q, K, V, mask=None)``: scaled by sqrt(d_k); softmax over the keys; masked keys get weight 0;
-  a fully masked row gives zeros, not NaN; stable for scores ~1e3 (subtract each row's maximum); inputs unchanged.
-* ``sinusoidal_pe(n, d)``: (n, d); sin on even columns, cos on odd; odd column x uses the frequency of x - 1.
 * ``heads(X, n_heads)``: (B, T, H*d_k) -> (B, H, T, d_k), head h holds columns h*d_k .. (h+1)*d_k - 1.
-* ``slide_norm(x, eps)``: per row, sample standard deviation (ddof=1), eps added outside the square root;
-  x left unchanged.
 * ``kv_step(...)``: RoPE at ``position``; cache of n_kv_heads (not n_heads) heads; query head i uses kv head
   i // (n_heads // n_kv_heads); scores divided by sqrt(d_h).
 * ``smoothed_ce(logits, targets, eps)``: one number, the mean over positions; eps spread over all V classes;
@@ -20,13 +14,9 @@ import numpy as np
 
 from nlp_helpers.attention import exercises as ex
 from tests.attention.test_attention_exercises import (
-    causal_ok,
     kv_step_ok,
     pe_ok,
-    sdpa_nan_rows,
     sdpa_ok,
-    sdpa_unscaled,
-    slide_ln_ok,
     split_ok,
 )
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
@@ -295,49 +285,12 @@ def ls_in_place(logits, targets, eps):
 
 
 CATALOGUE = {
-    ex.check_causal_mask: Catalogue(
-        correct=[causal_ok, mask_tril],
-        wrong=[
-            Wrong(mask_future, "future token"),
-            Wrong(mask_ints, "boolean"),
-            Wrong(mask_strict, "on and below the diagonal"),
-        ],
-    ),
-    ex.check_scaled_dot_product_attention: Catalogue(
-        correct=[sdpa_ok, sdpa_rows],
-        wrong=[
-            Wrong(sdpa_no_max, ("scores around 1000", "subtract each row's largest")),
-            Wrong(sdpa_unscaled, "sqrt(d_k)"),
-            Wrong(sdpa_nan_rows, "fully masked row"),
-            Wrong(sdpa_mask_times_scores, "-inf"),
-            Wrong(sdpa_axis0, "over the keys"),
-            Wrong(sdpa_scales_q_in_place, ("modified its input", "`Q`")),
-        ],
-    ),
-    ex.check_positional_encoding: Catalogue(
-        correct=[pe_ok, pe_slices],
-        wrong=[
-            Wrong(pe_swapped, "swapped"),
-            Wrong(pe_odd_own_frequency, "odd x"),
-            Wrong(pe_transposed, "rows are positions"),
-        ],
-    ),
     ex.check_split_heads: Catalogue(
         correct=[split_ok, heads_stack],
         wrong=[
             Wrong(heads_direct_reshape, "mixes tokens"),
             Wrong(heads_interleaved, "head h must hold columns"),
             Wrong(heads_no_transpose, "swap T and H"),
-        ],
-    ),
-    ex.check_slide_layer_norm: Catalogue(
-        correct=[slide_ln_ok, slide_by_hand],
-        wrong=[
-            Wrong(slide_eps_inside_sqrt, "inside the square root"),
-            Wrong(slide_torch, "population variance"),
-            Wrong(slide_population_std, "sample or population"),
-            Wrong(slide_whole_matrix, "each row"),
-            Wrong(slide_in_place, ("modified its input", "`x`")),
         ],
     ),
     ex.check_kv_cache_step: Catalogue(

@@ -110,3 +110,11 @@ def test_printed_agreement_and_labelled():
         labelled(np.zeros((2, 3)), ["a"], "d")
     with pytest.raises(ValueError, match="columns has 2 labels"):
         labelled(np.zeros((2, 3)), ["a", "b"], ["x", "y"])
+
+
+def test_reader_facing_aliases_name_the_same_tables() -> None:
+    ex = load_worked_example()
+    np.testing.assert_array_equal(ex["b_ffn"], ex["b_ffn_inferred"])
+    np.testing.assert_array_equal(ex["E"], ex["static_embedding_rows_are_tokens"])
+    with pytest.raises(KeyError, match="no table"):
+        ex["b_ffn_printed_nowhere"]

@@ -90,11 +90,10 @@ NOTHING_TO_CHANGE = {
     "tokenization.exercises.check_osa_distance",
     "tokenization.tokenizers_exercises.check_pretokenize_digits",  # a string in: nothing mutable
     "tagging.exercises.check_word_shape",
-    "attention.exercises.check_causal_mask",
-    "attention.exercises.check_positional_encoding",
     "rnn.exercises.check_rnn_params",  # a cell name and two integers: nothing mutable
     "sampling.exercises.check_sampling_by_hand",  # no argument: the probabilities are worked by hand
     "tfidf.exercises.check_weights_by_hand",  # weights_d2() takes no argument: the numbers are worked by hand
+    "attention.positions_exercises.check_shift_matrix",  # two ints in, nothing mutable
     "feedforward.exercises.check_backprop_by_hand",  # no argument: the gradients are worked by hand
     "feedforward.exercises.check_perplexity_by_hand",  # no argument: the perplexity is worked by hand
     "sampling.decoding_exercises.check_best_draft_length",  # three numbers in, nothing mutable

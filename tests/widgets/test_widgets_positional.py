@@ -62,7 +62,7 @@ def golden_data() -> dict:
         "values[pos][dim] in cells pe-value-<pos>-<dim> (first 8 x 8), similarity[q] = PE(p).PE(q) in "
         "cells pe-sim-<q>. Computed with math.sin/math.cos from seed 001's formula. "
         "Regenerate: python -m tests.widgets.test_widgets_positional",
-        "page": "book/attention/transformer.html",
+        "page": "book/attention/positions.html",
         "construct": CONSTRUCT,
         "display_decimals": 4,
         "tolerance": 5e-5,
