@@ -84,7 +84,8 @@ def check_offset_attention(fn: Callable) -> CheckResult:
             if _matches(got, want, _offset_scores(maps, offset, transposed=True)):
                 ex.fail(
                     f"offset_attention(maps, {offset}) reads the weights the wrong way round: row i of a map is "
-                    "the query token i, so the weight it gives to token i + offset is weights[..., i, i + offset]."
+                    "the query token i and column j the key it attends to: you read the query's weight from the "
+                    "key's row instead of the key's weight in the query's row."
                 )
             if _matches(got, want, _offset_scores(maps, offset, pooled=True)):
                 ex.fail(
