@@ -45,7 +45,7 @@ def check_truncated_bptt(fn: Callable) -> CheckResult:
     W, U, b = g.normal(size=(H, d_in)) * 0.7, g.normal(size=(H, H)) * 0.6, g.normal(size=H) * 0.1
     mistakes = {
         "shift": "Each error goes back tau steps counting its own: k = t, t-1, ..., t - tau + 1, not one more.",
-        "no_tanh": "Going back through a step multiplies by tanh'(a_k) = 1 - h_k^2 first: delta_k = g * (1 - h_k^2).",
+        "no_tanh": "Going back through a step you forgot the derivative of the tanh at that step (write it with h_k).",
         "forward_U": "The gradient goes back through the transposed matrix: dE/dh_(k-1) = U^T delta_k, not U delta_k.",
         "own_state": "a_k = W x_k + U h_(k-1) + b, so step k contributes outer(delta_k, h_(k-1)), the state before.",
     }

@@ -86,7 +86,7 @@ def check_spans_to_bioes(fn: Callable) -> CheckResult:
             [("PER", 2, 5)],
             4,
             what="spans_to_bioes([('PER', 2, 5)], 4)",
-            hint="A span that ends after the sentence is an error: check 0 <= start < end <= n.",
+            hint="A span that ends after the sentence is an error: check every span against the sentence length before you tag.",
         )
     return ex.result
 

@@ -42,12 +42,16 @@ def _runs(tokens: list[str], n: int = RUN) -> set[tuple[str, ...]]:
 def _code_lines(source: str) -> list[str]:
     """The solution's lines of code: no definitions, imports, raises, comments, or demo calls of its functions."""
     defined = set(re.findall(r"^\s*def (\w+)\(", source, re.M))
-    out = []
+    out, depth = [], 0  # depth: open brackets of a demo call that goes on over several lines
     for line in source.splitlines():
         line = line.split("#", 1)[0].strip()
+        if depth > 0:  # still inside a demo call: its arguments are the example, not the computation
+            depth += line.count("(") + line.count("[") - line.count(")") - line.count("]")
+            continue
         if not line or line.startswith(("def ", "import ", "from ", "raise ", '"""', "'''", "@", "print(", "check_")):
             continue
         if any(re.search(rf"\b{name}\(", line) for name in defined):
+            depth = max(0, line.count("(") + line.count("[") - line.count(")") - line.count("]"))
             continue  # trying the answer on an example, not computing it
         out.append(line)
     return out
