@@ -25,9 +25,9 @@ PAGES = {name: ROOT / "book" / "tagging" / f"{name}.ipynb" for name in ("pos", "
 PAGE = PAGES["pos"]
 FEEDFORWARD = ROOT / "book" / "feedforward" / "training.ipynb"
 POINTS = {  # per page; pos starts with a by-hand exercise answered with a value
-    "pos": {"tagging-ex-viterbi-hand": 1, "tagging-ex-viterbi": 2},
-    "crf": {"tagging-ex-shape": 1},
-    "ner": {"tagging-ex-constrained": 3},
+    "pos": {"tagging-ex-viterbi-hand": 1, "tagging-ex-viterbi": 2, "tagging-ex-beam": 2},
+    "crf": {"tagging-ex-forward-hand": 1, "tagging-ex-shape": 1, "tagging-ex-crf-marginals": 2},
+    "ner": {"tagging-ex-bioes": 1, "tagging-ex-f1-by-type": 2, "tagging-ex-constrained": 3},
 }
 
 

@@ -32,11 +32,21 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = {name: ROOT / "book" / "tagging" / f"{name}.ipynb" for name in ("pos", "crf", "ner")}
 OTHER = ROOT / "book" / "feedforward" / "training.ipynb"
 LABELS = {
-    "pos": ["tagging-ex-viterbi-hand", "tagging-ex-viterbi"],
-    "crf": ["tagging-ex-shape"],
-    "ner": ["tagging-ex-constrained"],
+    "pos": ["tagging-ex-viterbi-hand", "tagging-ex-viterbi", "tagging-ex-beam"],
+    "crf": ["tagging-ex-forward-hand", "tagging-ex-shape", "tagging-ex-crf-marginals"],
+    "ner": ["tagging-ex-bioes", "tagging-ex-f1-by-type", "tagging-ex-constrained"],
 }
-POINTS = {"tagging-ex-viterbi-hand": 1, "tagging-ex-viterbi": 2, "tagging-ex-shape": 1, "tagging-ex-constrained": 3}
+POINTS = {
+    "tagging-ex-viterbi-hand": 1,
+    "tagging-ex-viterbi": 2,
+    "tagging-ex-beam": 2,
+    "tagging-ex-forward-hand": 1,
+    "tagging-ex-shape": 1,
+    "tagging-ex-crf-marginals": 2,
+    "tagging-ex-bioes": 1,
+    "tagging-ex-f1-by-type": 2,
+    "tagging-ex-constrained": 3,
+}
 UNKNOWN = ["(unknown page)"]  # the one row of a file no page of a several-page assignment matches
 # Generous for a loaded 2-core machine: importing the checkers can take tens of seconds there.
 LIMITS = Limits(per_exercise_s=6, startup_s=150, memory_mb=3072)
@@ -344,9 +354,9 @@ def test_reports_feedback_and_summary(graded):
     paths = write_reports(graded["rows"], graded["manifest"], graded["out"])
     feedback = graded["out"].parent / "feedback"
     crf = (feedback / "wrong__hw__crf.md").read_text(encoding="utf-8")
-    assert "Score: 0 of 1 points." in crf and "short* shape" in crf
+    assert "Score: 0 of 4 points." in crf and "short* shape" in crf
     pos = (feedback / "wrong__hw__pos.md").read_text(encoding="utf-8")
-    assert "Score: 2 of 3 points." in pos and "should include v1(PRON)" in pos
+    assert "Score: 4 of 5 points." in pos and "should include v1(PRON)" in pos
     summary = graded["out"].with_name("gradebook-summary.md").read_text(encoding="utf-8")
     table = [line.split(" | ") for line in summary.splitlines() if line.startswith("| ") and "`tagging-ex" in line]
     correct = [int(cells[1]) for cells in table]
@@ -369,10 +379,10 @@ def test_command_line_release_grade_and_reports(tmp_path, capsys):
     args = ["grade", str(tmp_path / "subs"), "--manifest", str(tmp_path / "rel"), "--out", str(out)]
     assert main([*args, "--exercise-timeout", "6", "--startup-timeout", "150"]) == 0
     printed = capsys.readouterr()
-    assert "[1/1] ada/my homework.ipynb: 0/2 correct" in printed.err
+    assert "[1/1] ada/my homework.ipynb: 0/3 correct" in printed.err
     with out.open(encoding="utf-8") as f:
         assert {r["status"] for r in csv.DictReader(f)} == {"not yet"}
-    assert "Score: 0 of 3 points." in (out.parent / "feedback" / "ada__my homework.md").read_text(encoding="utf-8")
+    assert "Score: 0 of 5 points." in (out.parent / "feedback" / "ada__my homework.md").read_text(encoding="utf-8")
     assert (out.parent / "book-summary.md").exists() and (out.parent / "book-scores.png").exists()
 
 

@@ -45,17 +45,22 @@ def _page(tmp_path: Path) -> Path:
 def test_exercises_of_a_real_page():
     exercises = {n: find_exercises(nbformat.read(page, as_version=4)) for n, page in PAGES.items()}
     assert {n: [e.function for e in ex] for n, ex in exercises.items()} == {
-        "pos": ["hand_viterbi", "fast_viterbi"],
-        "crf": ["shape"],
-        "ner": ["bio_viterbi"],
+        "pos": ["hand_viterbi", "fast_viterbi", "beam_decode"],
+        "crf": ["forward_by_hand", "shape", "crf_marginals"],
+        "ner": ["spans_to_bioes", "span_f1_by_type", "bio_viterbi"],
     }
     assert {n: [e.difficulty for e in ex] for n, ex in exercises.items()} == {
-        "pos": ["easy", "medium"],
-        "crf": ["easy"],
-        "ner": ["hard"],
+        "pos": ["easy", "medium", "medium"],
+        "crf": ["easy", "easy", "medium"],
+        "ner": ["easy", "medium", "hard"],
     }
-    assert {e.checker_module for ex in exercises.values() for e in ex} == {"nlp_helpers.tagging.exercises"}
-    (shape,) = exercises["crf"]
+    assert {e.checker_module for ex in exercises.values() for e in ex} == {
+        "nlp_helpers.tagging.exercises",
+        "nlp_helpers.tagging.pos_exercises",
+        "nlp_helpers.tagging.crf_exercises",
+        "nlp_helpers.tagging.ner_exercises",
+    }
+    shape = exercises["crf"][1]
     assert shape.checker == "check_word_shape" and shape.title == "Word shapes"
     hand = exercises["pos"][0]  # a by-hand exercise answered with a value
     assert hand.checker == "check_hand_viterbi" and hand.title == "Viterbi by hand"
@@ -109,7 +114,7 @@ def test_release_of_a_real_page_has_no_solution(tmp_path):
         copy = nbformat.read(out / "tagging" / f"{n}.ipynb", as_version=4)
         sources = {c.source.strip() for c in copy.cells}
         solutions = solution_sources(nbformat.read(page, as_version=4))
-        n_exercises = {"pos": 2, "crf": 1, "ner": 1}[n]
+        n_exercises = {"pos": 3, "crf": 3, "ner": 3}[n]
         assert len(solutions) == n_exercises and not any(s.strip() in sources for s in solutions)
         assert not any("{solution-start}" in c.source for c in copy.cells)
         assert len(pages[f"book/tagging/{n}"]["exercises"]) == n_exercises

@@ -18,10 +18,10 @@ def test_table_on_the_instructors_page_is_current():
 
 def test_times_follow_difficulty():
     rows = {r["chapter"].split(":")[0]: r for r in exercise_times()}
-    tagging = rows["Sequence labelling"]  # 2 easy, 1 medium, 1 hard (book/tagging/pos, crf, ner)
-    assert tagging["exercises"] == 4 and tagging["points"] == 2 * 1 + 2 + 3
-    assert tagging["minutes"] == 2 * 10 + 20 + 40
-    assert "| 1 h 20 min |" in markdown_table([tagging])
+    tagging = rows["Sequence labelling"]  # 4 easy, 4 medium, 1 hard (book/tagging/pos, crf, ner)
+    assert tagging["exercises"] == 9 and tagging["points"] == 4 * 1 + 4 * 2 + 3
+    assert tagging["minutes"] == 4 * 10 + 4 * 20 + 40
+    assert "| 2 h 40 min |" in markdown_table([tagging])
 
 
 def test_write_table_needs_its_markers(tmp_path):

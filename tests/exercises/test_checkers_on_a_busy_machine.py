@@ -80,14 +80,14 @@ def test_grading_with_tight_limits_passes_beside_busy_processes(busy_core, tmp_p
     page = Path(__file__).resolve().parents[2] / "book" / "tagging" / "ner.ipynb"
     manifest = release(tmp_path / "release", [page])
     nb = nbformat.read(tmp_path / "release" / "tagging" / "ner.ipynb", as_version=4)
-    solution = solution_sources(nbformat.read(page, as_version=4))[-1]
+    solutions = iter(solution_sources(nbformat.read(page, as_version=4)))  # in the order of the exercises
     for cell in nb.cells:
         if "exercise-stub" in cell.metadata.get("tags", []):
-            cell.source = solution
+            cell.source = next(solutions)
     (tmp_path / "subs").mkdir()
     nbformat.write(nb, tmp_path / "subs" / "ner.ipynb")
     # 3 CPU seconds per exercise beyond the solution's own (x 20), 60 to start: tight, and in CPU time only.
     rows = grade_folder(
         tmp_path / "subs", manifest, tmp_path / "gb.csv", jobs=1, limits=Limits(3, 60), log=lambda m: None
     )
-    assert [r["status"] for r in rows] == ["correct"], rows
+    assert rows and all(r["status"] == "correct" for r in rows), rows
