@@ -11,6 +11,7 @@
   const NOT_PROSE = [
     ".headerlink", "script", "style", "nav", ".toctree-wrapper", "summary", ".cell_input", ".cell_output",
     ".nlp-exercise-stub", ".admonition-title", ".bd-toc", ".prev-next-area", "pre", ".highlight",
+    ".bd-header-article", ".dropdown-menu", ".btn",
   ].join(", ");
   const PROSE = "p, li, dd, figcaption, td, blockquote";
   const MAX = 240;
