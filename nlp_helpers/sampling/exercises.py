@@ -227,6 +227,35 @@ def _greedy_uncached(model, ids, max_new_tokens: int):
     return ids
 
 
+def _greedy_unmasked_prefill(model, ids, max_new_tokens: int):
+    """The cache loop with one mistake: the first step (the prefill) attends over the whole prompt, unmasked.
+
+    The prompt's last position sees the whole prompt either way, so the first new token is right; the keys
+    and values cached for the earlier positions of layers 2, 3, ... are not, and later tokens drift.
+    """
+    import math
+
+    import torch
+
+    cache, out, new = [None] * len(model.blocks), ids, ids
+    with torch.no_grad():
+        for _ in range(max_new_tokens):
+            x = model.tok_emb(new) + model.pos_emb(torch.arange(out.shape[1] - new.shape[1], out.shape[1]))
+            for i, block in enumerate(model.blocks):
+                h = block.ln1(x)
+                B, T, C = h.shape
+                q, k, v = (z.view(B, T, block.attn.n_heads, -1).transpose(1, 2) for z in block.attn.qkv(h).split(C, 2))
+                if cache[i] is not None:  # a cached step: one query, which may see every cached key
+                    k, v = torch.cat([cache[i][0], k], 2), torch.cat([cache[i][1], v], 2)
+                cache[i] = (k, v)
+                y = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1]), -1) @ v  # no mask at all
+                x = x + block.attn.proj(y.transpose(1, 2).reshape(B, T, C))
+                x = x + block.mlp(block.ln2(x))
+            new = model.lm_head(model.ln_f(x[:, -1])).argmax(-1, keepdim=True)
+            out = torch.cat([out, new], 1)
+    return out
+
+
 def check_generate_cached(fn: Callable) -> CheckResult:
     """``fn(model, ids, max_new_tokens)`` -> greedy ids ``(1, T + n)`` of a TinyGPT, with a per-layer key/value cache."""
     import torch
@@ -260,6 +289,14 @@ def check_generate_cached(fn: Callable) -> CheckResult:
                         "The first step (the prefill) processes the whole prompt and must equal model(ids): "
                         "check the pre-norm residuals (x + attn(ln1(x)), x + mlp(ln2(x))), the causal mask, the "
                         "position embeddings 0..T-1 and the final ln_f before lm_head."
+                    )
+                if new_got != new_want and got == _greedy_unmasked_prefill(model, ids, n)[0].tolist():
+                    ex.fail(
+                        f"for the prompt {prompt} the new tokens should be {new_want}, got {new_got}: the first is "
+                        "right, the later ones drift. Your first step lets every prompt position attend to the whole "
+                        "prompt: it needs the causal mask, as model(ids) does. The last position is not affected "
+                        "(it may see everything), but the keys and values you cache for the earlier positions of "
+                        "the deeper layers are, and every later step reads them."
                     )
                 if new_got != new_want:
                     k = next(i for i, (a, b) in enumerate(zip(new_got, new_want)) if a != b)

@@ -76,7 +76,7 @@ def test_strict_mode_turns_a_wrong_answer_into_an_assertion(monkeypatch):
 # ---- the hard tier: greedy decoding of TinyGPT with a key/value cache -------------------------------------------
 
 
-def _cached(model, ids, max_new_tokens, position_of_new=None, recompute=False, check_length=True):
+def _cached(model, ids, max_new_tokens, position_of_new=None, recompute=False, check_length=True, causal_prefill=True):
     """A reference KV-cache loop written against torch ops (with switches for typical mistakes)."""
     import math
 
@@ -101,6 +101,8 @@ def _cached(model, ids, max_new_tokens, position_of_new=None, recompute=False, c
                 cache[i] = (k, v)
                 s = q @ k.transpose(-2, -1) / math.sqrt(k.shape[-1])
                 allowed = torch.arange(k.shape[2])[None, :] <= (t0 + torch.arange(T))[:, None]
+                if not causal_prefill:
+                    allowed = torch.ones_like(allowed)  # the mistake: every prompt position sees the whole prompt
                 y = torch.softmax(s.masked_fill(~allowed, float("-inf")), -1) @ v
                 x = x + block.attn.proj(y.transpose(1, 2).reshape(B, T, C))
                 x = x + block.mlp(block.ln2(x))
@@ -142,6 +144,10 @@ def test_kv_cache_checker_rejects_typical_mistakes():
     assert r.status == "wrong" and "re-run the whole sequence" in r.message
     r = ex.check_generate_cached(functools.partial(_cached, check_length=False))
     assert r.status == "wrong" and "block_size" in r.message
+    # No causal mask in the prefill: the last prompt position sees the whole prompt either way, so the
+    # first new token is right and only the cached keys and values of the deeper layers are wrong.
+    r = ex.check_generate_cached(functools.partial(_cached, causal_prefill=False))
+    assert r.status == "wrong" and "causal mask" in r.message and "first step" in r.message
 
     def no_prompt(model, ids, n):
         return _cached(model, ids, n)[:, ids.shape[1] :]
