@@ -14,8 +14,9 @@ import nbformat
 import pytest
 
 from tools.classroom.exercises import solution_indices, stub_function
-from tools.classroom.grade import Limits, grade_folder
+from tools.classroom.grade import grade_folder
 from tools.classroom.release import release
+from tools.classroom.sandbox import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -24,9 +24,10 @@ import nbformat
 import pytest
 
 from tools.classroom.exercises import find_exercises, solution_sources, stub_function
-from tools.classroom.grade import WALL_FACTOR, Limits, grade_folder
+from tools.classroom.grade import grade_folder
 from tools.classroom.release import release
 from tools.classroom.report import write_reports
+from tools.classroom.sandbox import WALL_FACTOR, Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = {name: ROOT / "book" / "tagging" / f"{name}.ipynb" for name in ("pos", "crf", "ner")}
@@ -392,7 +393,7 @@ def test_the_judge_sets_its_own_limits_and_no_preexec_fn_runs(tmp_path, monkeypa
     import json
     import subprocess
 
-    from tools.classroom import grade
+    from tools.classroom import sandbox
 
     seen: list[dict] = []
 
@@ -419,7 +420,7 @@ def test_the_judge_sets_its_own_limits_and_no_preexec_fn_runs(tmp_path, monkeypa
     monkeypatch.setattr(subprocess, "Popen", FakeJudge)
     nb = tmp_path / "x.ipynb"
     nbformat.write(nbformat.v4.new_notebook(), nb)
-    grade.run_judge(nb, [{"function": "f"}], Limits(per_exercise_s=2, startup_s=10, memory_mb=100, file_mb=1), [])
+    sandbox.run_judge(nb, [{"function": "f"}], Limits(per_exercise_s=2, startup_s=10, memory_mb=100, file_mb=1), [])
     assert "preexec_fn" not in seen[0]
-    cpu = int(10 + 2 + (1 + grade.REFERENCE_FACTOR) * grade.CALIBRATION_S)  # start-up, floor, a solution's check
+    cpu = int(10 + 2 + (1 + sandbox.REFERENCE_FACTOR) * sandbox.CALIBRATION_S)  # start-up, floor, a solution's check
     assert json.loads(seen[0]["job"])["limits"] == {"memory_bytes": 100 * 2**20, "cpu_s": cpu, "file_bytes": 2**20}

@@ -74,8 +74,9 @@ def test_grading_with_tight_limits_passes_beside_busy_processes(busy_core, tmp_p
     import nbformat
 
     from tools.classroom.exercises import solution_sources
-    from tools.classroom.grade import Limits, grade_folder
+    from tools.classroom.grade import grade_folder
     from tools.classroom.release import release
+    from tools.classroom.sandbox import Limits
 
     page = Path(__file__).resolve().parents[2] / "book" / "tagging" / "ner.ipynb"
     manifest = release(tmp_path / "release", [page])

@@ -54,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
             path = release(args.out_dir, args.pages or None)
             print(f"student copies and {path} written")
         elif args.command == "grade":
-            from tools.classroom.grade import Limits, grade_folder
+            from tools.classroom.grade import grade_folder
             from tools.classroom.report import write_reports
+            from tools.classroom.sandbox import Limits
 
             limits = Limits(args.exercise_timeout, args.startup_timeout, args.memory_mb)
             rows = grade_folder(args.submissions, args.manifest, args.out, jobs=args.jobs, limits=limits, log=_err)
