@@ -146,6 +146,21 @@ def test_the_pdf_download_goes_and_the_colour_mode_defaults_to_auto():
         book_ext.fix_theme_defaults('x = localStorage.getItem("mode") || ""')
 
 
+SEARCH_SCRIPTS = (
+    '    <script src="../../_static/searchtools.js"></script>\n'
+    '    <script src="../../_static/language_data.js"></script>\n'
+    '    <script src="../../searchindex.js"></script>\n'
+)
+
+
+def test_only_the_search_page_loads_the_search_index():
+    page = "<head>" + SEARCH_SCRIPTS + "</head>"
+    assert book_ext.fix_theme_defaults(page, "book/rnn/cells.html").replace(" ", "") == "<head></head>"
+    assert book_ext.fix_theme_defaults(page, "search.html") == page
+    with pytest.raises(ExtensionError, match="search script tags changed"):
+        book_ext.fix_theme_defaults('<script defer src="../searchindex.js"></script>', "book/x.html")
+
+
 @pytest.mark.parametrize("has_widget", [False, True])
 def test_the_widget_manager_is_loaded_only_by_pages_with_a_widget(has_widget):
     class Script:

@@ -225,8 +225,18 @@ _MODE_DEFAULT = 'document.documentElement.dataset.mode = localStorage.getItem("m
 _FONTAWESOME_JS = re.compile(r'<script defer src="[^"]*scripts/fontawesome\.js(\?[^"]*)?"></script>\s*')
 
 
+# pydata-sphinx-theme loads Sphinx's search tools and the whole search index (over 300 KB) on every page, for
+# its search-as-you-type, which this book leaves off: the search box opens search.html, which loads them.
+_SEARCH_SCRIPTS = re.compile(
+    r'<script src="[^"]*_static/searchtools\.js"></script>\s*'
+    r'<script src="[^"]*_static/language_data\.js"></script>\s*'
+    r'<script src="[^"]*searchindex\.js"></script>\s*'
+)
+
+
 def fix_theme_defaults(html: str, page: str = "page") -> str:
-    """Drop the print-to-PDF download entry and the Font Awesome script; give the colour mode the default "auto".
+    """Drop the print-to-PDF download entry, the Font Awesome script and (but on the search page) the search
+    index; give the colour mode the default "auto".
 
     Raises ``ExtensionError`` when a page has the theme's download menu or mode script in a form these
     fixes do not know.
@@ -236,6 +246,10 @@ def fix_theme_defaults(html: str, page: str = "page") -> str:
         raise ExtensionError(f"tools/book_ext.py: {page}: the theme's PDF download markup changed; update the fix")
     html = html.replace(_MODE_DEFAULT, _MODE_DEFAULT.replace('|| ""', '|| "auto"'))
     html = _FONTAWESOME_JS.sub("", html)
+    if Path(page).name != "search.html":
+        html = _SEARCH_SCRIPTS.sub("", html)
+        if "searchindex.js" in html:
+            raise ExtensionError(f"tools/book_ext.py: {page}: the theme's search script tags changed; update the fix")
     if "scripts/fontawesome.js" in html:
         raise ExtensionError(f"tools/book_ext.py: {page}: the theme's Font Awesome script tag changed; update the fix")
     if 'localStorage.getItem("mode") || ""' in html:
@@ -345,6 +359,16 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
         check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")
+    # Only the icons the pages draw, cut from the theme's own fonts (tools/ is on sys.path: it holds this
+    # extension, _config.yml's local_extensions).
+    import pydata_sphinx_theme
+    from font_subset import subset_theme_fonts
+
+    theme_fonts = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
+    try:
+        subset_theme_fonts(Path(app.outdir), theme_fonts / "vendor" / "fontawesome" / "webfonts")
+    except FileNotFoundError as err:
+        raise ExtensionError(f"tools/book_ext.py: {err}") from err
 
 
 def setup(app: Any) -> dict[str, Any]:

@@ -107,3 +107,32 @@ def test_a_page_has_one_viewport_and_shows_the_title_once_in_the_sidebar(rel):
     assert title is not None, f"{rel}: no site title in the sidebar"
     texts = [a.get_text(" ", strip=True) for a in sidebar.select("a")]
     assert texts.count(title.get_text(strip=True)) <= 1, f"{rel}: the sidebar shows the book's title twice"
+
+
+@functools.lru_cache(maxsize=1)
+def _served_icons() -> tuple[dict[str, set[int]], set[int]]:
+    """The icon classes the built stylesheets define, and the code points the built icon fonts can draw."""
+    from fontTools.ttLib import TTFont
+
+    from tools.font_subset import FONT_DIR, icon_table
+
+    icons: dict[str, set[int]] = {}
+    for css in (BUILD / "_static").rglob("*.css"):
+        for name, points in icon_table(css.read_text(encoding="utf-8", errors="replace"))[0].items():
+            icons.setdefault(name, set()).update(points)
+    drawable: set[int] = set()
+    for font in (BUILD / FONT_DIR).glob("fa-*.woff2"):
+        drawable |= set(TTFont(font).getBestCmap())
+    return icons, drawable
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_every_icon_a_page_names_is_in_the_served_fonts_and_only_search_loads_the_index(rel):
+    """The icon fonts are cut to the glyphs the pages use (tools/font_subset.py): none may be missing; and the
+    300 KB search index is loaded by the search page alone."""
+    html = (BUILD / rel).read_text(encoding="utf-8")
+    icons, drawable = _served_icons()
+    named = set(re.findall(r"\bfa-([a-z0-9]+(?:-[a-z0-9]+)*)", html)) & icons.keys()
+    missing = sorted(name for name in named if not icons[name] & drawable)
+    assert not missing, f"{rel} names icons the served fonts cannot draw: {missing}"
+    assert ("searchindex.js" in html) == (rel == "search.html")
