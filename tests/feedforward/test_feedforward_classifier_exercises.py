@@ -1,4 +1,4 @@
-"""The exercises of the classifier and neural LM pages: worked solutions pass, unusable answers get a verdict,
+"""The exercises of the classifier page: worked solutions pass, unusable answers get a verdict,
 and the catalogue of typical wrong answers is rejected with a hint naming the mistake.
 
 * ``pooling_by_hand()``: a dict mean1, mean2, max1, max2 over the real tokens of "not bad bad" + 2 PAD (not the
@@ -6,10 +6,9 @@ and the catalogue of typical wrong answers is rejected with a hint naming the mi
 * ``max_pool(E, ids)``: (B, d), each dimension's max over the non-PAD tokens (a PAD position never wins, not even
   as a 0); any (B, L) and (V, d); one tensor, not values and indices; without ``F.embedding_bag``; inputs unchanged.
 * ``freeze_then_unfreeze(model, train, dev, frozen_epochs, unfrozen_epochs, lr, embed_lr, batch_size, seed)``:
-  Adam at lr with the embeddings fixed, then Adam on all parameters, the embeddings at embed_lr; one pass per epoch in
-  mini-batches; dev accuracy per epoch returned; best dev epoch's parameters loaded; not ``train_classifier``.
-* ``TiedWindowLM(vocab_size, k, dim, seed)``: E used as the output matrix (the same Parameter), an output bias,
-  E starting uniform in [-0.1, 0.1], tanh hidden layer of size dim, gradients of E through both paths.
+  Adam at lr on the mean cross-entropy with the embeddings fixed, then Adam on all parameters, the embeddings at
+  embed_lr; one pass per epoch over every text in mini-batches, in a new order every epoch; dev accuracy per
+  epoch returned; best dev epoch's parameters loaded; not ``train_classifier``.
 """
 
 from __future__ import annotations
@@ -23,9 +22,7 @@ from torch import nn
 
 from nlp_helpers.exercises.checker import STRICT_ENV
 from nlp_helpers.feedforward import classifier_exercises as cex
-from nlp_helpers.feedforward import lm_exercises as lex
 from nlp_helpers.feedforward import pooling_classifier as pc
-from nlp_helpers.seeds import manual_seed
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test, stub
 
 
@@ -120,18 +117,18 @@ def max_pool_in_place(E, ids):
 
 
 # ----- freeze, then unfreeze
-def _epochs(model, ids, labels, opt, batch_size, gen):
+def _epochs(model, ids, labels, opt, batch_size, gen, shuffle=True, loss_fn=torch.nn.functional.cross_entropy):
     model.train()
-    order = torch.randperm(len(labels), generator=gen)
+    order = torch.randperm(len(labels), generator=gen) if shuffle else torch.arange(len(labels))
     for lo in range(0, len(order), batch_size):
         rows = order[lo : lo + batch_size]
-        loss = torch.nn.functional.cross_entropy(model(ids[rows]), labels[rows])
+        loss = loss_fn(model(ids[rows]), labels[rows])
         opt.zero_grad()
         loss.backward()
         opt.step()
 
 
-def _schedule(model, train, dev, phases, batch_size, seed, restore="best"):
+def _schedule(model, train, dev, phases, batch_size, seed, restore="best", shuffle=True, loss=None):
     """phases: (epochs, optimiser factory, embeddings trainable) per phase."""
     gen = torch.Generator().manual_seed(seed)
     history, best = [], (-1.0, None)
@@ -140,7 +137,7 @@ def _schedule(model, train, dev, phases, batch_size, seed, restore="best"):
         opt = make_opt()
         phase_best = (-1.0, None)
         for _ in range(epochs):
-            _epochs(model, *train, opt, batch_size, gen)
+            _epochs(model, *train, opt, batch_size, gen, shuffle, loss or torch.nn.functional.cross_entropy)
             history.append(pc.accuracy(model, dev))
             if history[-1] > best[0]:
                 best = (history[-1], copy.deepcopy(model.state_dict()))
@@ -256,6 +253,25 @@ def ftu_full_batch(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0
     return _schedule(model, train, dev, _two_phase(model, f, u, lr, embed_lr), len(train[1]), seed)
 
 
+def ftu_same_order(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):
+    ids, labels = train
+    perm = torch.randperm(len(labels), generator=torch.Generator().manual_seed(seed))  # drawn once only
+    return _schedule(
+        model, (ids[perm], labels[perm]), dev, _two_phase(model, f, u, lr, embed_lr), batch_size, seed, shuffle=False
+    )
+
+
+def ftu_drops_the_last_batch(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):
+    ids, labels = train
+    n = len(labels) // batch_size * batch_size  # the last, smaller batch never trains
+    return _schedule(model, (ids[:n], labels[:n]), dev, _two_phase(model, f, u, lr, embed_lr), batch_size, seed)
+
+
+def ftu_squared_error(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):
+    loss = lambda logits, y: ((logits.softmax(-1) - torch.nn.functional.one_hot(y, 2)) ** 2).sum(-1).mean()
+    return _schedule(model, train, dev, _two_phase(model, f, u, lr, embed_lr), batch_size, seed, loss=loss)
+
+
 def ftu_by_the_helper(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):
     model.embed.weight.requires_grad_(False)
     history = pc.train_classifier(model, train, dev, epochs=f, lr=lr, batch_size=batch_size, seed=seed)
@@ -268,89 +284,6 @@ def ftu_changes_the_data(model, train, dev, f, u, lr, embed_lr, batch_size=512, 
     history = freeze_then_unfreeze(model, train, dev, f, u, lr, embed_lr, batch_size, seed)
     train[1][:] = 0  # "cleans" the caller's labels
     return history
-
-
-# ----- a window LM with tied weights
-class TiedWindowLM(nn.Module):
-    def __init__(self, vocab_size, k=3, dim=64, seed=0):
-        super().__init__()
-        manual_seed(seed)
-        self.embed = nn.Embedding(vocab_size, dim)
-        nn.init.uniform_(self.embed.weight, -0.1, 0.1)
-        self.hid = nn.Linear(k * dim, dim)
-        self.bias = nn.Parameter(torch.zeros(vocab_size))
-
-    def forward(self, contexts):
-        h = torch.tanh(self.hid(self.embed(contexts).flatten(1)))
-        return h @ self.embed.weight.T + self.bias
-
-
-class TiedDefaultStart(TiedWindowLM):  # nn.Embedding's N(0, 1) start
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        nn.init.normal_(self.embed.weight)
-
-
-class TiedByAssignment(nn.Module):  # PyTorch's idiom: the output Linear's weight is the embedding Parameter
-    def __init__(self, vocab_size, k=3, dim=64, seed=0):
-        super().__init__()
-        torch.manual_seed(seed)
-        self.embed = nn.Embedding(vocab_size, dim)
-        self.hid = nn.Linear(k * dim, dim)
-        self.out = nn.Linear(dim, vocab_size)
-        self.out.weight = self.embed.weight
-        with torch.no_grad():
-            self.embed.weight.uniform_(-0.1, 0.1)
-
-    def forward(self, contexts):
-        return self.out(torch.tanh(self.hid(self.embed(contexts).flatten(1))))
-
-
-class TiedByCopy(TiedByAssignment):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.out.weight = nn.Parameter(self.embed.weight.detach().clone())
-
-
-class TiedDetached(TiedWindowLM):
-    def forward(self, contexts):
-        h = torch.tanh(self.hid(self.embed(contexts).flatten(1)))
-        return h @ self.embed.weight.detach().T + self.bias
-
-
-class TiedNoTanh(TiedWindowLM):
-    def forward(self, contexts):
-        return self.hid(self.embed(contexts).flatten(1)) @ self.embed.weight.T + self.bias
-
-
-class TiedNoBias(nn.Module):
-    def __init__(self, vocab_size, k=3, dim=64, seed=0):
-        super().__init__()
-        self.embed = nn.Embedding(vocab_size, dim)
-        nn.init.uniform_(self.embed.weight, -0.1, 0.1)
-        self.hid = nn.Linear(k * dim, dim)
-
-    def forward(self, contexts):
-        return torch.tanh(self.hid(self.embed(contexts).flatten(1))) @ self.embed.weight.T
-
-
-class TiedReversedContext(TiedWindowLM):
-    def forward(self, contexts):
-        h = torch.tanh(self.hid(self.embed(contexts.flip(1)).flatten(1)))
-        return h @ self.embed.weight.T + self.bias
-
-
-class TiedWideHidden(nn.Module):  # hidden size 2 * dim: then E cannot score h
-    def __init__(self, vocab_size, k=3, dim=64, seed=0):
-        super().__init__()
-        self.embed = nn.Embedding(vocab_size, dim)
-        nn.init.uniform_(self.embed.weight, -0.1, 0.1)
-        self.hid = nn.Linear(k * dim, 2 * dim)
-        self.down = nn.Linear(2 * dim, dim, bias=False)
-        self.bias = nn.Parameter(torch.zeros(vocab_size))
-
-    def forward(self, contexts):
-        return self.down(torch.tanh(self.hid(self.embed(contexts).flatten(1)))) @ self.embed.weight.T + self.bias
 
 
 CATALOGUE = {
@@ -386,22 +319,13 @@ CATALOGUE = {
             Wrong(ftu_one_rate, "own parameter group"),
             Wrong(ftu_no_restore, "best dev accuracy"),
             Wrong(ftu_best_of_phase_2, ("best dev accuracy", "both phases")),
-            Wrong(ftu_sgd, "use adam"),
+            Wrong(ftu_sgd, ("not those of adam", "torch.optim.Adam")),
+            Wrong(ftu_squared_error, "cross-entropy"),
+            Wrong(ftu_same_order, "same order"),
+            Wrong(ftu_drops_the_last_batch, "every training text"),
             Wrong(ftu_full_batch, "mini-batches"),
             Wrong(ftu_by_the_helper, ("train_classifier", "yourself")),
             Wrong(ftu_changes_the_data, ("modified its input", "`train`")),
-        ],
-    ),
-    lex.check_tied_window_lm: Catalogue(
-        correct=[TiedWindowLM, TiedByAssignment],
-        wrong=[
-            Wrong(TiedByCopy, ("separate output matrix", "same Parameter")),
-            Wrong(TiedDetached, ("both", "detach")),
-            Wrong(TiedNoTanh, "non-linearity"),
-            Wrong(TiedNoBias, "output bias"),
-            Wrong(TiedDefaultStart, ("uniform in [-0.1, 0.1]", "N(0, 1)")),
-            Wrong(TiedReversedContext, "order of the context"),
-            Wrong(TiedWideHidden, "parameters"),
         ],
     ),
 }
@@ -444,14 +368,3 @@ def test_the_checkers_dev_set_makes_a_late_epoch_worse():
         model = pc.PoolingClassifier(len(E), dim=E.shape[1], hidden=8, embeddings=E, freeze=freeze, seed=0)
         history = freeze_then_unfreeze(model, train, dev, f, u, lr=0.05, embed_lr=0.01, batch_size=32)
         assert max(history) > history[-1] + 0.05, history
-
-
-def test_the_tied_formula_equals_the_window_lm_with_the_output_matrix_set_to_e():
-    """``_tied_logits`` with a separate output matrix is ``WindowLM``'s forward pass (hidden = dim)."""
-    from nlp_helpers.feedforward.window_lm import WindowLM
-
-    lm = WindowLM(11, k=2, dim=4, hidden=4, seed=0)
-    ctx = torch.randint(0, 11, (5, 2), generator=torch.Generator().manual_seed(0))
-    with torch.no_grad():
-        got = lex._tied_logits(lm.embed.weight, lm.hid.weight, lm.hid.bias, lm.out.bias, ctx, tied_out=lm.out.weight)
-        assert torch.allclose(got, lm(ctx), atol=1e-6)
