@@ -1,7 +1,7 @@
 """Checkers for the exercises of the page "Neural language models" (``book/feedforward/neural_lm``).
 
-``TiedWindowLM(vocab_size, k, dim, seed)``: the fixed-window LM of :mod:`nlp_helpers.feedforward.window_lm`
-with its output matrix tied to the embeddings (hidden size = ``dim``). Checked on the module the student
+``tied_window_lm(vocab_size, k, dim, seed)`` builds the fixed-window LM of :mod:`nlp_helpers.feedforward.window_lm`
+with its output matrix tied to the embeddings (hidden size = ``dim``) and returns it. Checked on the module the student
 builds: the parameter count (no separate output matrix, an output bias), the embeddings' start (uniform in
 [-0.1, 0.1]), the logits against the formula
 computed from the model's own parameters, and the gradient of the embeddings through both of their paths
@@ -30,24 +30,24 @@ def _tied_logits(E, W, b, c, contexts, *, tanh=True, tied_out=None):
 def _parameters(ex: Checker, model) -> dict[str, torch.Tensor]:
     ex.expect(
         isinstance(model, torch.nn.Module),
-        f"TiedWindowLM(...) should build a torch.nn.Module, got {type(model).__name__}.",
+        f"tied_window_lm(...) should return the model, a torch.nn.Module, got {type(model).__name__}.",
     )
     params = list(model.parameters())  # a tied matrix is listed once
     n = sum(p.numel() for p in params)
     want = _V * _D + (_K * _D * _D + _D) + _V
     ex.expect(
         n != want + _V * _D,
-        f"TiedWindowLM({_V}, k={_K}, dim={_D}) has {n} parameters: {_V * _D} more than a tied model, one "
+        f"tied_window_lm({_V}, k={_K}, dim={_D}) has {n} parameters: {_V * _D} more than a tied model, one "
         "separate output matrix. The output layer must use the embedding matrix itself (the same Parameter), "
         "not a copy of its starting values.",
     )
     ex.expect(
         n != want - _V,
-        f"TiedWindowLM({_V}, k={_K}, dim={_D}) has no output bias: z = E h + c has a bias c, one per word.",
+        f"tied_window_lm({_V}, k={_K}, dim={_D}) has no output bias: z = E h + c has a bias c, one per word.",
     )
     ex.expect(
         n == want,
-        f"TiedWindowLM({_V}, k={_K}, dim={_D}) has {n} parameters. The tied model has the embeddings E "
+        f"tied_window_lm({_V}, k={_K}, dim={_D}) has {n} parameters. The tied model has the embeddings E "
         f"({_V} x {_D}), the hidden layer W ({_D} x {_K * _D}) with its bias, and the output bias c, nothing else.",
     )
     by_shape = {tuple(p.shape): p for p in params}
@@ -55,24 +55,24 @@ def _parameters(ex: Checker, model) -> dict[str, torch.Tensor]:
     missing = [name for name, shape in shapes.items() if shape not in by_shape]
     ex.expect(
         not missing,
-        f"TiedWindowLM({_V}, k={_K}, dim={_D}) lacks a parameter of shape {shapes[missing[0]] if missing else ''}: "
+        f"tied_window_lm({_V}, k={_K}, dim={_D}) lacks a parameter of shape {shapes[missing[0]] if missing else ''}: "
         "the hidden layer maps the k concatenated embeddings (k * dim) to dim units.",
     )
     E = by_shape[shapes["E"]].detach()
     ex.expect(
         float(E.abs().max()) <= 0.1 and float(E.std()) > 0.03,
-        f"the embeddings of a new TiedWindowLM range over [{float(E.min()):.3g}, {float(E.max()):.3g}]: start them "
+        f"the embeddings of a new tied model range over [{float(E.min()):.3g}, {float(E.max()):.3g}]: start them "
         "uniform in [-0.1, 0.1] as the exercise says. They are the output weights too, and nn.Embedding's "
         "N(0, 1) start makes every output score huge.",
     )
     return {name: by_shape[shape] for name, shape in shapes.items()}
 
 
-def check_tied_window_lm(TiedWindowLM: Callable) -> CheckResult:
-    """``TiedWindowLM(vocab_size, k, dim, seed)``: an ``nn.Module`` whose ``forward(contexts)`` maps ``(B, k)`` ids
+def check_tied_window_lm(tied_window_lm: Callable) -> CheckResult:
+    """``tied_window_lm(vocab_size, k, dim, seed)`` returns an ``nn.Module`` whose ``forward(contexts)`` maps ``(B, k)`` ids
     to ``(B, V)`` logits ``E tanh(W [e_1; ...; e_k] + b) + c``, with the embedding matrix ``E`` as output matrix."""
     with Checker("A window LM with tied weights") as ex:
-        model = ex.call(TiedWindowLM, _V, k=_K, dim=_D, seed=0)
+        model = ex.call(tied_window_lm, _V, k=_K, dim=_D, seed=0)
         p = _parameters(ex, model)
         contexts = torch.randint(0, _V, (7, _K), generator=torch.Generator().manual_seed(0))
         logits = ex.call(model, contexts)

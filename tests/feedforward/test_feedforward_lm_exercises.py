@@ -1,11 +1,13 @@
 """The exercise of the neural LM page: the worked solution passes, unusable answers get a verdict, and the
 catalogue of typical wrong answers is rejected with a hint naming the mistake.
 
-* ``TiedWindowLM(vocab_size, k, dim, seed)``: E used as the output matrix (the same Parameter), an output bias,
+* ``tied_window_lm(vocab_size, k, dim, seed)`` returns the model: E used as the output matrix (the same Parameter), an output bias,
   E starting uniform in [-0.1, 0.1], tanh hidden layer of size dim, gradients of E through both paths.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 import torch
@@ -105,17 +107,27 @@ class TiedWideHidden(nn.Module):  # hidden size 2 * dim: then E cannot score h
         return self.down(torch.tanh(self.hid(self.embed(contexts).flatten(1)))) @ self.embed.weight.T + self.bias
 
 
+def _builder(cls):
+    """The answer is a function that builds the model: here, one per class above."""
+
+    def build(vocab_size, k=3, dim=64, seed=0):
+        return cls(vocab_size, k=k, dim=dim, seed=seed)
+
+    build.__name__ = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+    return build
+
+
 CATALOGUE = {
     lex.check_tied_window_lm: Catalogue(
-        correct=[TiedWindowLM, TiedByAssignment],
+        correct=[_builder(TiedWindowLM), _builder(TiedByAssignment)],
         wrong=[
-            Wrong(TiedByCopy, ("separate output matrix", "same Parameter")),
-            Wrong(TiedDetached, ("both", "detach")),
-            Wrong(TiedNoTanh, "non-linearity"),
-            Wrong(TiedNoBias, "output bias"),
-            Wrong(TiedDefaultStart, ("uniform in [-0.1, 0.1]", "N(0, 1)")),
-            Wrong(TiedReversedContext, "order of the context"),
-            Wrong(TiedWideHidden, "parameters"),
+            Wrong(_builder(TiedByCopy), ("separate output matrix", "same Parameter")),
+            Wrong(_builder(TiedDetached), ("both", "detach")),
+            Wrong(_builder(TiedNoTanh), "non-linearity"),
+            Wrong(_builder(TiedNoBias), "output bias"),
+            Wrong(_builder(TiedDefaultStart), ("uniform in [-0.1, 0.1]", "N(0, 1)")),
+            Wrong(_builder(TiedReversedContext), "order of the context"),
+            Wrong(_builder(TiedWideHidden), "parameters"),
         ],
     ),
 }
