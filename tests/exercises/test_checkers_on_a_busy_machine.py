@@ -22,12 +22,13 @@ from nlp_helpers.exercises.checker import TIME_SCALE_ENV
 from tests.exercise_helpers import never_returns
 from tests.exercises.discovery import all_checkers, solutions
 
-# The worked solutions that take the most CPU time to check (measured: 0.5-1.5 s each on an idle core).
+# The worked solutions that take the most CPU time to check (measured: 0.5-1.7 s each on an idle core).
 SLOWEST = [
     "classification.exercises.check_compare_feature_sets",
     "classification.exercises.check_approximate_randomization",
     "ngram.exercises.check_modified_kn",
     "feedforward.exercises.check_adamw_step",
+    "feedforward.classifier_exercises.check_freeze_then_unfreeze",  # trains a small classifier four times
     "sampling.exercises.check_generate_cached",
     "tagging.exercises.check_bio_viterbi",
 ]

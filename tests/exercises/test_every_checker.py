@@ -96,6 +96,8 @@ NOTHING_TO_CHANGE = {
     "attention.positions_exercises.check_shift_matrix",  # two ints in, nothing mutable
     "feedforward.exercises.check_backprop_by_hand",  # no argument: the gradients are worked by hand
     "feedforward.exercises.check_perplexity_by_hand",  # no argument: the perplexity is worked by hand
+    "feedforward.classifier_exercises.check_pooling_by_hand",  # no argument: the pooled values are worked by hand
+    "feedforward.lm_exercises.check_tied_window_lm",  # a model built from three integers: nothing mutable
     "sampling.decoding_exercises.check_best_draft_length",  # three numbers in, nothing mutable
     "bert.exercises.check_mlm_by_hand",  # mlm_by_hand() takes no argument: the numbers are worked by hand
     "word2vec.extensions_exercises.check_char_ngrams",  # a word and two integers: nothing mutable

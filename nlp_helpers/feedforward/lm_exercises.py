@@ -1,0 +1,111 @@
+"""Checkers for the exercises of the page "Neural language models" (``book/feedforward/neural_lm``).
+
+``tied_window_lm(vocab_size, k, dim, seed)`` builds the fixed-window LM of :mod:`nlp_helpers.feedforward.window_lm`
+with its output matrix tied to the embeddings (hidden size = ``dim``) and returns it. Checked on the module the student
+builds: the parameter count (no separate output matrix, an output bias), the embeddings' start (uniform in
+[-0.1, 0.1]), the logits against the formula
+computed from the model's own parameters, and the gradient of the embeddings through both of their paths
+(as inputs and as output weights) against autograd on that formula.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+
+from nlp_helpers.exercises.checker import Checker, CheckResult
+
+__all__ = ["check_tied_window_lm"]
+
+_V, _K, _D = 13, 3, 5  # shapes that tell the parameters apart: E (13, 5), W (5, 15), b (5,), c (13,)
+
+
+def _tied_logits(E, W, b, c, contexts, *, tanh=True, tied_out=None):
+    h = E[contexts].flatten(1) @ W.T + b  # (B, d): W [e_1; ...; e_k] + b
+    h = torch.tanh(h) if tanh else h
+    return h @ (E if tied_out is None else tied_out).T + c  # (B, V): z = E h + c
+
+
+def _parameters(ex: Checker, model) -> dict[str, torch.Tensor]:
+    ex.expect(
+        isinstance(model, torch.nn.Module),
+        f"tied_window_lm(...) should return the model, a torch.nn.Module, got {type(model).__name__}.",
+    )
+    params = list(model.parameters())  # a tied matrix is listed once
+    n = sum(p.numel() for p in params)
+    want = _V * _D + (_K * _D * _D + _D) + _V
+    ex.expect(
+        n != want + _V * _D,
+        f"tied_window_lm({_V}, k={_K}, dim={_D}) has {n} parameters: {_V * _D} more than a tied model, one "
+        "separate output matrix. The output layer must use the embedding matrix itself (the same Parameter), "
+        "not a copy of its starting values.",
+    )
+    ex.expect(
+        n != want - _V,
+        f"tied_window_lm({_V}, k={_K}, dim={_D}) has no output bias: z = E h + c has a bias c, one per word.",
+    )
+    ex.expect(
+        n == want,
+        f"tied_window_lm({_V}, k={_K}, dim={_D}) has {n} parameters. The tied model has the embeddings E "
+        f"({_V} x {_D}), the hidden layer W ({_D} x {_K * _D}) with its bias, and the output bias c, nothing else.",
+    )
+    by_shape = {tuple(p.shape): p for p in params}
+    shapes = {"E": (_V, _D), "W": (_D, _K * _D), "b": (_D,), "c": (_V,)}
+    missing = [name for name, shape in shapes.items() if shape not in by_shape]
+    ex.expect(
+        not missing,
+        f"tied_window_lm({_V}, k={_K}, dim={_D}) lacks a parameter of shape {shapes[missing[0]] if missing else ''}: "
+        "the hidden layer maps the k concatenated embeddings (k * dim) to dim units.",
+    )
+    E = by_shape[shapes["E"]].detach()
+    ex.expect(
+        float(E.abs().max()) <= 0.1 and float(E.std()) > 0.03,
+        f"the embeddings of a new tied model range over [{float(E.min()):.3g}, {float(E.max()):.3g}]: start them "
+        "uniform in [-0.1, 0.1] as the exercise says. They are the output weights too, and nn.Embedding's "
+        "N(0, 1) start makes every output score huge.",
+    )
+    return {name: by_shape[shape] for name, shape in shapes.items()}
+
+
+def check_tied_window_lm(tied_window_lm: Callable) -> CheckResult:
+    """``tied_window_lm(vocab_size, k, dim, seed)`` returns an ``nn.Module`` whose ``forward(contexts)`` maps ``(B, k)`` ids
+    to ``(B, V)`` logits ``E tanh(W [e_1; ...; e_k] + b) + c``, with the embedding matrix ``E`` as output matrix."""
+    with Checker("A window LM with tied weights") as ex:
+        model = ex.call(tied_window_lm, _V, k=_K, dim=_D, seed=0)
+        p = _parameters(ex, model)
+        contexts = torch.randint(0, _V, (7, _K), generator=torch.Generator().manual_seed(0))
+        logits = ex.call(model, contexts)
+        ex.expect(
+            isinstance(logits, torch.Tensor) and tuple(logits.shape) == (len(contexts), _V),
+            f"model(contexts) for contexts of shape {tuple(contexts.shape)} should return logits of shape "
+            f"{(len(contexts), _V)}, one score per vocabulary word; got {tuple(getattr(logits, 'shape', ()))}.",
+        )
+        with torch.no_grad():
+            want = _tied_logits(p["E"], p["W"], p["b"], p["c"], contexts)
+            no_tanh = _tied_logits(p["E"], p["W"], p["b"], p["c"], contexts, tanh=False)
+        got = logits.detach()
+        if not torch.allclose(got, want, rtol=1e-4, atol=1e-5):
+            ex.expect(
+                not torch.allclose(got, no_tanh, rtol=1e-4, atol=1e-5),
+                "the hidden layer has no non-linearity: h = tanh(W [e_1; ...; e_k] + b).",
+            )
+            ex.fail(
+                "model(contexts) differs from z = E h + c with h = tanh(W [e_1; ...; e_k] + b), computed from your "
+                "model's own parameters: the scores of word w are the dot product of h with w's embedding (row w "
+                "of E), plus c_w; the context embeddings are concatenated in the order of the context."
+            )
+        weights = torch.randn(logits.shape, generator=torch.Generator().manual_seed(1))
+        for q in model.parameters():
+            q.grad = None
+        (logits * weights).sum().backward()
+        leaves = {k: v.detach().clone().requires_grad_(True) for k, v in p.items()}
+        (_tied_logits(**leaves, contexts=contexts) * weights).sum().backward()
+        grad = p["E"].grad
+        ex.expect(
+            grad is not None and torch.allclose(grad, leaves["E"].grad, rtol=1e-4, atol=1e-5),
+            "the gradient of the loss with respect to E is not the sum over both of E's uses: it must flow back "
+            "through the output scores (E h) and through the context embeddings. Do not detach or copy E in "
+            "either place.",
+        )
+    return ex.result
