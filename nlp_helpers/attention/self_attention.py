@@ -14,8 +14,8 @@ Conventions (the same as ``torch.nn.functional.scaled_dot_product_attention``):
   projection is ``X @ W`` with ``W`` of shape ``(d_model, width)``.
 * A boolean mask is ``True`` where a query **may** attend to a key. Masked
   scores become ``-inf`` before the softmax, so they get exactly zero weight.
-* A query whose every key is masked (a padded query row, as on the slides of
-  the lecture notes) gets **all-zero weights and a zero output** instead of the NaN that
+* A query whose every key is masked (the row of a padding token whose mask hides
+  every key) gets **all-zero weights and a zero output** instead of the NaN that
   ``0 / 0`` would give. PyTorch's ``scaled_dot_product_attention`` does the same;
   ``torch.nn.MultiheadAttention`` returns NaN for such rows. With no keys at all
   (``K`` of shape ``(0, d_k)``) every query is such a query: empty weights, zero output.

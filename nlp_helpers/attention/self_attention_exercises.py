@@ -6,6 +6,9 @@
 * :func:`check_multi_head`: multi-head self-attention from its four weight matrices, compared with
   :func:`nlp_helpers.attention.self_attention.multi_head_attention` (itself tested against
   ``torch.nn.MultiheadAttention``).
+* :func:`check_previous_token_head`: query and key matrices chosen by hand so that every token attends to the
+  one before it, checked on sentences of every length with
+  :func:`nlp_helpers.attention.self_attention.scaled_dot_product_attention`.
 
 Each checker also computes the answers of typical mistakes, so that a wrong answer gets a hint naming its mistake.
 """
@@ -16,12 +19,12 @@ from collections.abc import Callable
 
 import numpy as np
 
-from nlp_helpers.attention.self_attention import multi_head_attention, softmax
+from nlp_helpers.attention.self_attention import multi_head_attention, scaled_dot_product_attention, softmax
 from nlp_helpers.attention.transformer import layer_norm
 from nlp_helpers.exercises.checker import Checker, CheckResult
 from nlp_helpers.seeds import rng as seeded_rng
 
-__all__ = ["check_multi_head", "check_row_norm"]
+__all__ = ["check_multi_head", "check_previous_token_head", "check_row_norm"]
 
 
 def check_row_norm(fn: Callable) -> CheckResult:
@@ -125,4 +128,113 @@ def check_multi_head(fn: Callable) -> CheckResult:
             what="multi_head(X with d_model = 8, ..., n_heads=3)",
             hint="8 columns cannot be split into 3 equal heads: check that n_heads divides d_model.",
         )
+    return ex.result
+
+
+PREVIOUS_WEIGHT = 0.9  # the weight on the previous token the exercise asks for
+
+
+def _token_rows(words: np.ndarray, V: int, T_max: int) -> np.ndarray:
+    """The exercise's inputs: row t is [one-hot of words[t] (V) | one-hot of t (T_max)]."""
+    X = np.zeros((len(words), V + T_max))
+    X[np.arange(len(words)), words] = 1.0
+    X[np.arange(len(words)), V + np.arange(len(words))] = 1.0
+    return X
+
+
+def _sentences(V: int, T_max: int, g: np.random.Generator) -> list[np.ndarray]:
+    """Every length 2..T_max with random words, then sentences that repeat one word (to catch heads that use words)."""
+    random = [g.integers(0, V, size=n) for n in range(2, T_max + 1)]
+    same = [np.full(n, w) for n in (2, T_max) for w in (0, V - 1)]
+    return random + same
+
+
+def _head_weights(pair, V: int, T_max: int, what: str, ex: Checker) -> tuple[np.ndarray, np.ndarray]:
+    """The answer as two float arrays of shape (V + T_max, d_k), or a verdict naming what is wrong."""
+    if not isinstance(pair, (tuple, list)) or len(pair) != 2:
+        ex.fail(f"{what} should return a pair (W_Q, W_K) of two arrays, got {type(pair).__name__}.")
+    W_Q, W_K = (np.asarray(m, dtype=float) for m in pair)
+    rows = V + T_max
+    for name, m in (("W_Q", W_Q), ("W_K", W_K)):
+        if m.ndim != 2 or m.shape[0] != rows:
+            ex.fail(
+                f"{what}: {name} has shape {m.shape}, but a token is a row of width V + T_max = {rows} "
+                f"(its word's one-hot, then its position's): {name} needs {rows} rows."
+            )
+        if not np.isfinite(m).all():
+            ex.fail(f"{what}: {name} holds inf or NaN; choose finite weights.")
+    if W_Q.shape[1] != W_K.shape[1] or W_Q.shape[1] == 0:
+        ex.fail(
+            f"{what}: W_Q has {W_Q.shape[1]} columns and W_K {W_K.shape[1]}; queries and keys meet in a dot "
+            "product, so both need the same width d_k >= 1."
+        )
+    return W_Q, W_K
+
+
+def _diagnose(failures: list[tuple[np.ndarray, np.ndarray]], repeats_pass: bool) -> str:
+    """Why the head misses the previous token, from the sentences ``(words, weights)`` on which it fails."""
+
+    def where(words: np.ndarray, t: int) -> str:
+        return f"in a sentence of {len(words)} tokens (words {words.tolist()}), position {t}"
+
+    if repeats_pass:
+        words, weights = failures[0]
+        t = int(np.argmax(weights[np.arange(1, len(words)), np.arange(len(words) - 1)] < PREVIOUS_WEIGHT)) + 1
+        return (
+            f"{where(words, t)} puts only {weights[t, t - 1]:.2f} on position {t - 1}, though your head passes on "
+            "sentences that repeat one word: it looks at the words. A previous-token head needs only the "
+            "position part of x."
+        )
+    for words, weights in failures:
+        for t in range(1, len(words) - 1):
+            if weights[t, t + 1] >= PREVIOUS_WEIGHT:
+                return (
+                    f"{where(words, t)} attends to position {t + 1}, the next token: its query must match the "
+                    "key of position t - 1."
+                )
+    for words, weights in failures:
+        for t in range(1, len(words)):
+            if weights[t, t] >= PREVIOUS_WEIGHT:
+                return f"{where(words, t)} attends to itself: its query must match the key of position t - 1."
+    words, weights = failures[-1]  # the longest sentence
+    n = len(words)
+    t = int(np.argmax(weights[np.arange(1, n), np.arange(n - 1)] < PREVIOUS_WEIGHT)) + 1
+    w = weights[t]
+    if (np.delete(w, t - 1) < w[t - 1]).all():
+        return (
+            f"{where(words, t)} gives the previous token the largest weight, but only {w[t - 1]:.2f}: the scores "
+            f"are too close. The softmax shares the weight among all {n} keys, and the scores are divided by "
+            "sqrt(d_k): make the previous token's score larger, the more so the longer the sentence."
+        )
+    return f"{where(words, t)} puts only {w[t - 1]:.2f} on position {t - 1}."
+
+
+def check_previous_token_head(fn: Callable) -> CheckResult:
+    """``fn(V, T_max)`` -> ``(W_Q, W_K)``: every token at position t >= 1 puts weight >= 0.9 on position t - 1."""
+    g = seeded_rng(37)
+    with Checker("A previous-token head") as ex:
+        for V, T_max in [(3, 4), (1, 2), (10, 16), (40, 64)]:
+            what = f"previous_token_head(V={V}, T_max={T_max})"
+            W_Q, W_K = _head_weights(ex.call(fn, V, T_max), V, T_max, what, ex)
+            sentences = _sentences(V, T_max, g)
+            results = []
+            for words in sentences:
+                X = _token_rows(words, V, T_max)
+                weights = scaled_dot_product_attention(X @ W_Q, X @ W_K, X @ np.eye(V + T_max))[1]
+                prev = weights[np.arange(1, len(words)), np.arange(len(words) - 1)]
+                results.append((words, weights, prev))
+            repeats_pass = all((prev >= PREVIOUS_WEIGHT).all() for words, _, prev in results if len(set(words)) == 1)
+            failures = [(words, weights) for words, weights, prev in results if (prev < PREVIOUS_WEIGHT).any()]
+            if failures:
+                ex.fail(f"{what}: {_diagnose(sorted(failures, key=lambda f: len(f[0])), repeats_pass)}")
+        for V, T_max, wrong in [(0, 4, "V=0"), (3, 1, "T_max=1")]:
+            ex.expect_raises(
+                ValueError,
+                fn,
+                V,
+                T_max,
+                what=f"previous_token_head({wrong})",
+                hint="a vocabulary needs at least one word and a sentence with a previous token at least two "
+                "positions: check that V is at least 1 and T_max at least 2.",
+            )
     return ex.result

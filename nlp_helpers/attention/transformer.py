@@ -52,7 +52,7 @@ def layer_norm(
     """Normalise each row (token) of ``x`` ``(..., d)`` to mean 0 and standard deviation 1.
 
     ``torch.nn.LayerNorm`` (the default here): ``(x - mean) / sqrt(var + eps)`` with the
-    population variance (``ddof=0``). The lecture notes' slides: ``(x - mean) / (s + eps)`` with the
+    population variance (``ddof=0``). The Annotated Transformer: ``(x - mean) / (s + eps)`` with the
     sample standard deviation ``s`` (``ddof=1``, ``eps_inside_sqrt=False``, ``eps=1e-4``).
     ``gamma``/``beta`` ``(d,)`` are the learned scale and shift (default 1 and 0).
     """

@@ -5,6 +5,8 @@
 * ``multi_head(X, W_Q, W_K, W_V, W_O, n_heads)``: contiguous column blocks per head; scores divided by
   sqrt(d_h), not sqrt(d_model); softmax over the keys; heads concatenated then times W_O; one array returned;
   ValueError when n_heads does not divide d_model; inputs unchanged.
+* ``previous_token_head(V, T_max)``: a pair (W_Q, W_K) of shape (V + T_max, d_k); weight >= 0.9 on position
+  t - 1 for every t >= 1, every length 2..T_max and any words; ValueError for V < 1 or T_max < 2.
 * ``decoder_block(x, ...)``: pre-norm (x + f(LN(x))), not post-norm; the residual adds x, not LN(x); both
   residuals; the causal mask (token t sees 0..t, not the future); LN with the population variance.
 """
@@ -14,7 +16,11 @@ from __future__ import annotations
 import numpy as np
 
 from nlp_helpers.attention.self_attention import causal_mask, multi_head_attention
-from nlp_helpers.attention.self_attention_exercises import check_multi_head, check_row_norm
+from nlp_helpers.attention.self_attention_exercises import (
+    check_multi_head,
+    check_previous_token_head,
+    check_row_norm,
+)
 from nlp_helpers.attention.transformer_exercises import check_decoder_block
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 
@@ -93,6 +99,41 @@ def mh_no_check(X, W_Q, W_K, W_V, W_O, n_heads):
     return mh_loop(X, W_Q, W_K, W_V, W_O, X.shape[1] // d_h)
 
 
+# ---------------------------------------------------------------- previous-token head
+def prev_loop(V, T_max):
+    if V < 1 or T_max < 2:
+        raise ValueError("V >= 1 and T_max >= 2")
+    s = np.sqrt(T_max) * (np.log(9 * (T_max - 1)) + 1)
+    W_Q, W_K = np.zeros((V + T_max, T_max)), np.zeros((V + T_max, T_max))
+    for t in range(1, T_max):
+        W_Q[V + t, t - 1] = s
+    for j in range(T_max):
+        W_K[V + j, j] = 1.0
+    return W_Q, W_K
+
+
+def prev_shifted_keys(V, T_max, offset=1, scale=100.0, word_bias=0.0, rows=None, check=True):
+    """Queries are the positions (times a large constant), the key of position j offers position j + offset."""
+    if check and (V < 1 or T_max < 2):
+        raise ValueError("V >= 1 and T_max >= 2")
+    d_k = T_max + 2  # column T_max: the key of the last position; column T_max + 1: word 0
+    W_Q, W_K = np.zeros((V + T_max, d_k)), np.zeros((V + T_max, d_k))
+    W_Q[V:, :T_max] = scale * np.eye(T_max)
+    for j in range(T_max):
+        if 0 <= j + offset <= T_max:
+            W_K[V + j, j + offset] = 1.0
+    if word_bias:  # every word also asks for word 0
+        W_Q[:V, T_max + 1] = word_bias
+        W_K[0, T_max + 1] = 1.0
+    if rows is not None:
+        W_Q, W_K = W_Q[-rows:], W_K[-rows:]
+    return W_Q, W_K
+
+
+def prev_list_of_lists(V, T_max):
+    return tuple(m.tolist() for m in prev_shifted_keys(V, T_max))
+
+
 # ---------------------------------------------------------------- decoder block
 def _ln(x):
     return (x - x.mean(1, keepdims=True)) / np.sqrt(x.var(1, keepdims=True) + 1e-5)
@@ -151,6 +192,21 @@ CATALOGUE = {
             Wrong(lambda *a: mh_loop(*a, interleave=True), "contiguous block"),
             Wrong(mh_package_tuple, "returned a tuple"),
             Wrong(mh_no_check, "n_heads divides d_model"),
+        ],
+    ),
+    check_previous_token_head: Catalogue(
+        correct=[prev_loop, prev_shifted_keys, prev_list_of_lists],
+        wrong=[
+            Wrong(lambda V, T: prev_shifted_keys(V, T, offset=-1), "next token"),
+            Wrong(lambda V, T: prev_shifted_keys(V, T, offset=0), "attends to itself"),
+            Wrong(lambda V, T: prev_shifted_keys(V, T, scale=3.0), "too close"),
+            Wrong(lambda V, T: prev_shifted_keys(V, T, word_bias=100.0), "looks at the words"),
+            Wrong(lambda V, T: prev_shifted_keys(V, T, rows=T), ("V + T_max", "rows")),
+            Wrong(lambda V, T: prev_shifted_keys(V, T)[0], "pair"),
+            Wrong(
+                lambda V, T: prev_shifted_keys(max(V, 1), max(T, 2), check=False),
+                ("V is at least 1", "T_max at least 2"),
+            ),
         ],
     ),
     check_decoder_block: Catalogue(

@@ -13,7 +13,13 @@ import pytest
 
 from nlp_helpers.attention.positional import positional_encoding
 from nlp_helpers.attention.self_attention import multi_head_attention, softmax
-from nlp_helpers.attention.transformer import AttentionParams, EncoderLayerParams, encoder_layer, layer_norm
+from nlp_helpers.attention.transformer import (
+    AttentionParams,
+    EncoderLayerParams,
+    encoder_layer,
+    feed_forward,
+    layer_norm,
+)
 from nlp_helpers.attention.worked_example import WorkedExample, labelled, load_worked_example, printed_agreement
 
 HALF = 0.5 + 1e-6
@@ -118,3 +124,42 @@ def test_reader_facing_aliases_name_the_same_tables() -> None:
     np.testing.assert_array_equal(ex["E"], ex["static_embedding_rows_are_tokens"])
     with pytest.raises(KeyError, match="no table"):
         ex["b_ffn_printed_nowhere"]
+
+
+def test_the_pages_chain_of_rounded_numbers_reproduces_the_printed_tables(ex):
+    """The section page computes each step from the numbers it shows (rounded as shown); every table it shows
+    rounds to the printed one. (The page itself asserts only its own claims.)"""
+    PE = positional_encoding(6, 6)
+    assert printed_agreement(PE, ex["positional_encoding_printed"], 4) <= HALF
+    X_full = ex["E"] + PE
+    X = np.round(X_full, 2)
+    assert printed_agreement(X_full, ex["X_printed_rounded_2dp"], 2) <= HALF
+    np.testing.assert_array_equal(X, ex["X_printed_rounded_2dp"])
+    Q, K, V = X @ ex["W_Q"], X @ ex["W_K"], X @ ex["W_V"]
+    assert printed_agreement(Q, ex["Q_printed"], 2) <= HALF and printed_agreement(V, ex["V_printed"], 2) <= HALF
+    Q2, K2 = np.round(Q, 2), np.round(K, 2)
+    # the K table's last column is off in three entries; the K the scores were computed from is not
+    np.testing.assert_array_equal(np.delete(K2, 3, axis=1), np.delete(ex["K_printed"], 3, axis=1))
+    np.testing.assert_allclose(K2[:, 3], [3.41, 1.93, 3.01, 1.35, 1.81, 2.28])
+    QKt = Q2 @ K2.T
+    assert printed_agreement(QKt, ex["QKt_printed"], 2) <= HALF
+    assert printed_agreement(Q2 @ ex["K_printed"].T, ex["QKt_printed"], 2) > 5  # the K table cannot have produced it
+    scores = QKt / np.sqrt(ex.d_k)
+    scaled_printed = ex["scaled_by_sqrt_dk_printed_first_4_rows"]
+    assert printed_agreement(ex["QKt_printed"][:4] / 2, scaled_printed, 2) <= HALF  # halves the rounded scores
+    assert 0.6 < printed_agreement(scores[:4], scaled_printed, 2) < 0.8
+    A = softmax(scores)
+    assert printed_agreement(A, ex["softmax_printed"], 4) <= HALF
+    Z = np.round(A, 4) @ np.round(V, 2)
+    assert printed_agreement(Z, ex["Z_printed"], 4) <= HALF
+    mha_out = np.round(Z, 4) @ ex["W_O"]
+    assert printed_agreement(mha_out, ex["MHA_output_printed"], 2) <= HALF
+    added = X + np.round(mha_out, 2)
+    assert printed_agreement(added, ex["add_printed"], 2) <= HALF
+    normed_printed = layer_norm(ex["add_printed"], 1e-4, 1, eps_inside_sqrt=False)
+    assert printed_agreement(normed_printed, ex["normalized_printed"], 4) <= HALF
+    normed = layer_norm(added, eps=1e-4, ddof=1, eps_inside_sqrt=False)
+    h_in = np.round(normed, 4)
+    assert printed_agreement(h_in @ ex["W_ffn"], ex["XW_ffn_printed"], 4) <= HALF
+    relu = feed_forward(h_in, ex["W_ffn"], ex["b_ffn"])
+    assert printed_agreement(relu, ex["relu_output_printed"], 4) <= HALF
