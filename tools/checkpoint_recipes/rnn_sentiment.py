@@ -127,5 +127,5 @@ RECIPE = Recipe(
     # nats with ATEN_CPU_CAPABILITY=default (LSTM and Adam round differently); another seed moves these
     # losses by 0.031. 2e-3 leaves room for other CPUs and still tells the seeds apart.
     prefix_tolerance=2e-3,
-    minutes="",
+    minutes="0.9 min CPU, 1.9 min wall",  # measured on the 2-core machine that made the shipped card
 )
