@@ -1,4 +1,4 @@
-"""``rnn_sentiment``: the review classifier of ``book/rnn/using.ipynb`` trained on the whole training part.
+"""``rnn_sentiment``: the review classifier of ``book/rnn/classify.ipynb`` trained on the whole training part.
 
 The page trains a ``SequenceClassifier`` (a bidirectional LSTM with max pooling, 32 units,
 32-dimensional embeddings; Adam, lr 1e-2, batches of 32) with ``train_classifier``; this recipe runs
@@ -100,7 +100,7 @@ def more_metrics(net, data: dict[str, Any]) -> dict[str, float]:
 RECIPE = Recipe(
     name="rnn_sentiment",
     title="Bidirectional LSTM with max pooling (32 units) classifying the polarity of movie-review snippets",
-    page="book/rnn/using.ipynb",
+    page="book/rnn/classify.ipynb",
     data=data,
     model=model,
     train=train,
