@@ -52,7 +52,12 @@ class Recipe:
     * ``train(model, data, seed, steps, stop_after)`` -> the curve: rows ``{step, train_loss, valid_loss}``
       every ``curve_every`` steps, row 0 before training; ``stop_after`` ends the run early with the
       schedule of the full run (the provenance test retrains that prefix).
-    * ``evaluate(model, data)`` -> the metric on the validation split (a float).
+    * ``evaluate(model, data)`` -> the card's metric (a float), on the split ``metric["split"]`` names.
+    * ``more_metrics(model, data)`` (optional) -> other numbers of the stored weights for the card's
+      ``metric["more"]``, e.g. ``{"dev accuracy": 0.73}`` beside a test accuracy.
+
+    A curve row may also carry ``valid_accuracy`` (a classifier's accuracy on the validation split at
+    that step); ``curve_unit`` names the unit of its losses.
     """
 
     name: str
@@ -73,6 +78,8 @@ class Recipe:
     metric_tolerance: float = 1e-3  # |evaluated - card| allowed for the stored weights
     minutes: str = ""  # measured wall time of the full run, for --list and the README
     notes: dict[str, Any] = field(default_factory=dict)  # anything else the card should say
+    curve_unit: str = "nats per token"  # the unit of the curve's losses
+    more_metrics: Callable[[Any, dict[str, Any]], dict[str, float]] | None = None
 
 
 def recipes() -> dict[str, Recipe]:
@@ -137,11 +144,14 @@ def _curve_row(row: dict[str, Any]) -> dict[str, Any]:
     def num(x: Any) -> float | None:
         return None if x is None or (isinstance(x, float) and math.isnan(x)) else round(float(x), 6)
 
-    return {
+    out = {
         "step": int(row["step"]),
         "train_loss": num(row.get("train_loss")),
         "valid_loss": num(row.get("valid_loss")),
     }
+    if "valid_accuracy" in row:  # a classifier's curve
+        out["valid_accuracy"] = num(row["valid_accuracy"])
+    return out
 
 
 def save_weights(model, path: Path, dtype: str) -> dict[str, Any]:
@@ -184,6 +194,9 @@ def run(rec: Recipe, out: Path, steps: int | None = None, command: str | None = 
     weights = save_weights(model, out / f"{rec.name}.safetensors", rec.dtype)
     stored, _ = _reload(rec, out, spec, weights)
     value = float(rec.evaluate(stored, data))
+    more = (
+        {} if rec.more_metrics is None else {k: round(float(v), 6) for k, v in rec.more_metrics(stored, data).items()}
+    )
     card = {
         "format": checkpoints.CARD_FORMAT,
         "name": rec.name,
@@ -196,8 +209,13 @@ def run(rec: Recipe, out: Path, steps: int | None = None, command: str | None = 
         "data": data["card"],
         "training": {**rec.training, "steps": total},
         "steps": total,
-        "curve": {"every": rec.curve_every, "unit": "nats per token", "rows": [_curve_row(r) for r in curve]},
-        "metric": {**rec.metric, "value": round(value, 6), "value_float32": round(value32, 6)},
+        "curve": {"every": rec.curve_every, "unit": rec.curve_unit, "rows": [_curve_row(r) for r in curve]},
+        "metric": {
+            **rec.metric,
+            "value": round(value, 6),
+            "value_float32": round(value32, 6),
+            **({"more": more} if more else {}),
+        },
         "provenance": {
             "package_version": __version__,
             **source,

@@ -17,8 +17,9 @@ unless the card says otherwise) and ``<name>.json`` (its card). A card holds:
   ``factory(**kwargs)``. The factory must be a public name inside ``nlp_helpers``;
 * ``weights``: ``file``, ``dtype``, ``sha256``, ``parameters``, ``bytes``;
 * ``seed``, ``seed_offset``, ``data`` (the split and its sizes), ``training`` (the function and its
-  arguments), ``steps``, ``curve`` (``every`` and ``rows`` of ``{step, train_loss, valid_loss}``), ``metric``
-  (``name``, ``split``, ``value`` from the stored weights, ``value_float32`` before rounding them);
+  arguments), ``steps``, ``curve`` (``every``, ``unit`` and ``rows`` of ``{step, train_loss, valid_loss}``,
+  a classifier's also with ``valid_accuracy``), ``metric`` (``name``, ``split``, ``value`` from the stored
+  weights, ``value_float32`` before rounding them, optionally ``more``: other numbers of the stored weights);
 * ``provenance``: ``package_version``, ``git_commit``, ``command``, ``wall_seconds``, ``cpu_seconds``,
   ``machine``, ``created``.
 

@@ -1,5 +1,5 @@
 """RNNs, GRUs and LSTMs: the helpers of the chapter ``book/rnn/`` (pages ``cells``,
-``language_model`` and ``using``).
+``language_model``, ``classify`` and ``using``).
 
 One concept per module (import from the module itself; this file re-exports nothing):
 
@@ -11,5 +11,5 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``gates``: an LSTM's gate activations and memory along a sequence, recomputed from its weights.
 * ``seq2seq``: encoder-decoder GRUs with optional dot-product attention on a synthetic task, and
   the stored source-reversal study.
-* ``exercises``: the checkers of the chapter's exercises.
+* ``exercises``, ``cells_exercises``, ``classify_exercises``: the checkers of the chapter's exercises.
 """

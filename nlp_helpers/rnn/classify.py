@@ -206,7 +206,8 @@ def train_classifier(
     ``clip``: if given, the gradients are rescaled to this norm (:func:`clip_grad_norm`).
     ``weight_decay``: decoupled weight decay (AdamW; for SGD the usual L2 term); 0 = plain Adam.
     ``valid = (tokens, labels, lengths)``: **early stopping**. Every ``eval_every`` steps the
-    validation accuracy is recorded (column ``valid_acc``); training stops after ``patience``
+    validation accuracy and mean cross-entropy are recorded (columns ``valid_acc`` and
+    ``valid_loss``); training stops after ``patience``
     evaluations without improvement (``None``: runs all ``steps``; the row of step ``s`` holds the
     accuracy after ``s`` updates), and the model returns to the
     weights of its best evaluation (the earliest on ties), whose step is ``attrs["best_step"]``.
@@ -265,7 +266,8 @@ def train_classifier(
     model.eval()
     history = pd.DataFrame(rows)
     if valid is not None:
-        history = history.merge(pd.DataFrame(best["log"], columns=["step", "valid_acc"]), on="step", how="outer")
+        log = pd.DataFrame(best["log"], columns=["step", "valid_acc", "valid_loss"])
+        history = history.merge(log, on="step", how="outer")
         model.load_state_dict(best["state"])
         history.attrs["best_step"] = best["step"]
     history.attrs["diverged"] = diverged
@@ -275,9 +277,13 @@ def train_classifier(
 def _early_stop(model: SequenceClassifier, valid: tuple, step: int, best: dict, patience: int | None) -> bool:
     """Score the validation set after ``step`` steps; keep the best weights; True = stop now."""
     model.eval()  # no dropout while scoring
-    acc = accuracy(model, *valid)
+    tokens, labels, lengths = valid
+    with torch.no_grad():
+        logits = model(tokens, lengths)
+    acc = (logits.argmax(-1) == labels).float().mean().item()
+    loss = nn.functional.cross_entropy(logits, labels).item()
     model.train()
-    best.setdefault("log", []).append((step, acc))
+    best.setdefault("log", []).append((step, acc, loss))
     if acc > best["acc"]:
         best.update(acc=acc, step=step, waited=0, state={k: v.clone() for k, v in model.state_dict().items()})
         return False

@@ -167,3 +167,27 @@ def test_bad_names_and_files_fail_clearly(tiny, tmp_path) -> None:
     (tmp_path / "tiny_gpt.json").write_text(json.dumps({"format": 1}))
     with pytest.raises(ValueError, match="not a format-1 card"):
         checkpoints.read_card("tiny_gpt", tmp_path)
+
+
+def test_a_classifiers_card_carries_its_unit_accuracy_curve_and_more_metrics(tmp_path) -> None:
+    """``curve_unit``, a curve's ``valid_accuracy`` and ``more_metrics`` reach the card (reference: the
+    recipe's own rows and a second evaluation of the stored weights)."""
+    import dataclasses
+
+    def _train_with_accuracy(net, data, seed, steps, stop_after):
+        rows = _train(net, data, seed, steps, stop_after)
+        return [dict(r, valid_accuracy=0.5 + r["step"] / 100) for r in rows]
+
+    rec = dataclasses.replace(
+        TINY,
+        train=_train_with_accuracy,
+        curve_unit="nats per snippet",
+        more_metrics=lambda net, data: {"dev bits": _evaluate(net, data) + 1.0},
+    )
+    card = run(rec, tmp_path)
+    assert card["curve"]["unit"] == "nats per snippet"
+    assert [r["valid_accuracy"] for r in card["curve"]["rows"]] == [0.5, 0.55, 0.6, 0.65, 0.7]
+    assert card["metric"]["more"]["dev bits"] == pytest.approx(card["metric"]["value"] + 1.0, abs=1e-6)
+    # without them the card is as before
+    plain = run(TINY, tmp_path / "plain")
+    assert "more" not in plain["metric"] and "valid_accuracy" not in plain["curve"]["rows"][-1]

@@ -116,6 +116,11 @@ def test_early_stopping_keeps_the_best_checkpoint_and_honours_patience():
     best = log.valid_acc.max()
     assert history.attrs["best_step"] == log.step[log.valid_acc == best].min()  # the earliest best
     assert accuracy(model, *valid) == pytest.approx(best)  # the weights are the best checkpoint's
+    # the dev loss of each check is the mean cross-entropy (reference: torch on the restored weights)
+    with torch.no_grad():
+        reference = nn.functional.cross_entropy(model(valid[0]), valid[1]).item()
+    at_best = log.valid_loss[log.step == history.attrs["best_step"]].item()
+    assert at_best == pytest.approx(reference, rel=1e-6) and (log.valid_loss > 0).all()
     # a validation set on which nothing improves stops after `patience` checks
     torch.manual_seed(0)
     stuck = SequenceClassifier(8, cell="lstm", pooling="max")

@@ -10,7 +10,9 @@ with ``nlp_helpers.checkpoints.names()`` and checks it against its recipe. To ad
    train_loss, valid_loss}`` every ``curve_every`` steps, row 0 before training); it must accept
    ``stop_after`` and then stop there while keeping the full run's schedule (add such an argument to
    the chapter's training function if it has a schedule). ``evaluate`` computes the page's metric on
-   the validation split. The model is built from the card's ``model`` entry by
+   the split ``metric["split"]`` names (the validation split, or the test split when the training chose
+   its weights on a dev split, as ``rnn_sentiment.py`` does; ``more_metrics`` adds other numbers, and a
+   classifier's curve rows may carry ``valid_accuracy``). The model is built from the card's ``model`` entry by
    ``nlp_helpers.checkpoints.build_model`` (``factory`` = the chapter's public class).
 2. Try it short: ``python -m tools.train_checkpoint <name> --steps 200 --out /tmp/ck``.
 3. Measure the provenance tolerance: ``python -m tools.train_checkpoint <name> --prefix`` retrains the
