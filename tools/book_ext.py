@@ -351,19 +351,22 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
     pages = sorted(p for p in Path(app.outdir).rglob("*.html") if "_static" not in p.relative_to(app.outdir).parts)
     if not pages:
         raise ExtensionError(f"tools/book_ext.py: the HTML build wrote no page into {app.outdir}")
+    # Helpers of their own modules (tools/ is on sys.path: it holds this extension, _config.yml's
+    # local_extensions).
+    import pydata_sphinx_theme
+    from figure_space import reserve_figure_space, svg_size
+    from font_subset import subset_theme_fonts
+
     for page in pages:
         html = page.read_text(encoding="utf-8")
         name = str(page.relative_to(app.outdir))
         fixed = fix_theme_defaults(fix_content_accessibility(fix_theme_accessibility(html, name), name), name)
         fixed = one_viewport(wrap_checker_notes(mark_wide_figures(fixed)))
+        fixed = reserve_figure_space(fixed, lambda src, here=page.parent: svg_size(here / src))
         check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")
-    # Only the icons the pages draw, cut from the theme's own fonts (tools/ is on sys.path: it holds this
-    # extension, _config.yml's local_extensions).
-    import pydata_sphinx_theme
-    from font_subset import subset_theme_fonts
-
+    # Only the icons the pages draw, cut from the theme's own fonts.
     theme_fonts = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme" / "static"
     try:
         subset_theme_fonts(Path(app.outdir), theme_fonts / "vendor" / "fontawesome" / "webfonts")
