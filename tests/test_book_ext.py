@@ -146,6 +146,15 @@ def test_the_pdf_download_goes_and_the_colour_mode_defaults_to_auto():
         book_ext.fix_theme_defaults('x = localStorage.getItem("mode") || ""')
 
 
+def test_a_page_opened_at_an_anchor_typesets_its_math_at_once():
+    config = '<script>window.MathJax = {"loader": {"load": ["ui/lazy"]}, "options": {}}</script>'
+    fixed = book_ext.fix_theme_defaults(config, "book/x.html")
+    assert '"load": location.hash ? [] : ["ui/lazy"]' in fixed
+    assert book_ext.fix_theme_defaults(fixed, "book/x.html") == fixed
+    with pytest.raises(ExtensionError, match="MathJax configuration changed"):
+        book_ext.fix_theme_defaults('window.MathJax = {"loader": {"load": ["ui/lazy", "x"]}}', "book/x.html")
+
+
 SEARCH_SCRIPTS = (
     '    <script src="../../_static/searchtools.js"></script>\n'
     '    <script src="../../_static/language_data.js"></script>\n'
