@@ -7,6 +7,8 @@
 * Widget text is at least 11 px and widget controls are tap targets of at least 32 px on a phone.
 * Keyboard: equations are not tab stops, "Search" is in the tab order once, copy buttons have a name.
 * The checker's note under an exercise wraps in its column.
+* A page weighs at most 1.5 MB as a compressing web server sends it (gzip), loads no search index (but the
+  search page) and at most 30 KB of icon fonts.
 
 That no warning, traceback or build-machine path reaches a cell's output, and that every exercise shows
 its starting point, is read from the built HTML without a browser (``test_built_html.py``).
@@ -202,3 +204,33 @@ def test_the_checkers_note_wraps(book_page, rel):
         "ps => ps.filter(p => p.getClientRects().length && p.scrollWidth > p.clientWidth + 1).length"
     )
     assert notes.count() and wide == 0, f"{rel}: {wide} of the checker's notes do not wrap"
+
+
+WEIGHT_PAGES = ["book/rnn/cells.html", "book/attention/self_attention.html", "book/sampling/sampling.html"]
+ALREADY_COMPRESSED = (".png", ".jpg", ".woff2", ".woff")
+
+
+@pytest.mark.parametrize("rel", WEIGHT_PAGES)
+def test_a_page_is_light_and_loads_no_search_index(browser, book_url, rel):
+    """Measured before the fixes: 2.8-3.1 MB per page as files, of which 343 KB search index and 274 KB icon
+    fonts on every page; since: about 2.4 MB as files, 0.7-0.8 MB compressed (MathJax is most of it)."""
+    import gzip
+
+    from .conftest import new_reader_context
+
+    context = new_reader_context(browser, color_scheme="light", width=LAPTOP)
+    bodies: dict[str, bytes] = {}
+    try:
+        page = context.new_page()
+        page.on("response", lambda r: bodies.__setitem__(r.url.split("?")[0], r.body()) if r.ok else None)
+        page.goto(f"{book_url}/{rel}", wait_until="networkidle")
+        page.wait_for_timeout(1000)
+    finally:
+        context.close()
+    sent = sum(
+        len(body) if url.endswith(ALREADY_COMPRESSED) else len(gzip.compress(body, 6)) for url, body in bodies.items()
+    )
+    fonts = sum(len(body) for url, body in bodies.items() if "/fontawesome/" in url)
+    assert not [u for u in bodies if u.endswith("searchindex.js")], f"{rel} loads the search index"
+    assert fonts <= 30_000, f"{rel} loads {fonts / 1e3:.0f} KB of icon fonts"
+    assert sent <= 1_500_000, f"{rel} weighs {sent / 1e6:.2f} MB compressed"
