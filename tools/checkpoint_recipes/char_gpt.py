@@ -15,7 +15,7 @@ from typing import Any
 
 from tools.train_checkpoint import Recipe
 
-CONFIG = {"block_size": 64, "n_layers": 4, "n_heads": 4, "d_model": 128, "dropout": 0.1}
+CONFIG = {"block_size": 64, "n_layers": 4, "n_heads": 4, "d_model": 128}
 TRAINING = {"batch_size": 32, "lr": 2e-3, "warmup": 100, "cosine": True}
 STEPS = 5000
 EVERY = 100
