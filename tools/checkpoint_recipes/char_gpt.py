@@ -10,7 +10,7 @@ checkpoint (2.426) on the same characters; its validation loss stops falling ove
 the whole training text, scored on every character after the first of ``char_lm_split()["valid"]`` with
 ``nlp_helpers.attention.bpc.bits_per_character`` (sliding windows, stride ``block_size // 2``).
 
-Runs of this configuration, seed 0 only (bits per character of the stored weights; CPU seconds of training
+Runs of this configuration, seed 0 unless stated (bits per character of the stored weights; CPU seconds of training
 on a busy machine):
 
 * 3000 steps, no dropout: 2.436, 538 s (training loss 1.39, validation 1.72 nats at the end);
