@@ -2,11 +2,22 @@
 
 The page trains ``TinyGPT`` live for 250 steps; this is the same code (``nlp_helpers.attention.gpt``:
 ``CharTokenizer``, ``TinyGPTConfig``, ``TinyGPT``, ``train``) run longer on a larger configuration, with
-the warm-up and cosine decay the page describes. It reads the quarter of the text about five times and
-over-fits it somewhat (training loss 1.39, validation 1.72 nats at the end). Data as on the page: the first quarter of
+the warm-up and cosine decay the page describes and no dropout. It reads the quarter of the text about nine
+times and ends at 2.387 bits per character, ahead of the Kneser-Ney 7-gram (2.423) and the ``char_lstm``
+checkpoint (2.426) on the same characters; its validation loss stops falling over the last thousand steps
+(training loss 1.30, validation 1.70 nats at the end). Data as on the page: the first quarter of
 ``char_lm_split()["train"]`` (the text the page's n-gram baselines count), the 84-character alphabet of
 the whole training text, scored on every character after the first of ``char_lm_split()["valid"]`` with
 ``nlp_helpers.attention.bpc.bits_per_character`` (sliding windows, stride ``block_size // 2``).
+
+Runs of this configuration, seed 0 unless stated (bits per character of the stored weights; CPU seconds of training
+on a busy machine):
+
+* 3000 steps, no dropout: 2.436, 538 s (training loss 1.39, validation 1.72 nats at the end);
+* 5000 steps, dropout 0.1: 2.463, 787 s (training loss 1.49 with dropout on, validation 1.75): with dropout
+  this small model learns too slowly, worse than over-fitting a little without it;
+* 5000 steps, no dropout (this recipe): 2.387, 622 s; with NLP_SEED_OFFSET=1 and 2 (other initial weights
+  and windows): 2.401 and 2.363, so 2.384 +- 0.019 over three seeds, each ahead of the 7-gram by 0.02 or more.
 """
 
 from __future__ import annotations
@@ -17,7 +28,7 @@ from tools.train_checkpoint import Recipe
 
 CONFIG = {"block_size": 64, "n_layers": 4, "n_heads": 4, "d_model": 128}
 TRAINING = {"batch_size": 32, "lr": 2e-3, "warmup": 100, "cosine": True}
-STEPS = 3000
+STEPS = 5000
 EVERY = 100
 
 
@@ -93,8 +104,8 @@ RECIPE = Recipe(
     steps=STEPS,
     curve_every=EVERY,
     prefix_steps=EVERY,
-    # Retraining the first 100 steps, measured: 0 (native kernels, the training machine) and 1e-6 nats
-    # (ATEN_CPU_CAPABILITY=default, the card's rounding); another seed moves them by 0.037.
+    # Retraining the first 100 steps of the 5000-step card, measured: 0 (native kernels, the training machine)
+    # and 1e-6 nats (ATEN_CPU_CAPABILITY=default, the card's rounding); another seed moves them by 0.037.
     prefix_tolerance=1e-3,
-    minutes="",
+    minutes="10.6 min CPU, 19 min wall",
 )
