@@ -101,8 +101,10 @@
       width = window.innerWidth;
       later(all());
     });
-    // Images and web fonts change sizes after the first check.
+    // Images and web fonts change sizes after the first check; MathJax's fonts arrive after "load", when it
+    // typesets an equation (checked when inserted, in a fallback font: too wide until its font is there).
     window.addEventListener("load", () => later(all()));
+    if (document.fonts) document.fonts.addEventListener("loadingdone", () => later(all()));
   };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
