@@ -69,9 +69,20 @@ def check_find_prices(find_prices: Callable) -> CheckResult:
     """``find_prices(text)``: every dollar amount (``$45.55``, ``$12``, ``$1,200.50``) in order."""
     with Checker("A regular expression for prices") as ex:
         for text in [*PRICE_TEXTS, "It costs $12.", "Pay $3, or $1,000, please.", "", "No prices: 45 and 12.50."]:
-            got = ex.call(find_prices, text)
+            got, error = ex.try_call(find_prices, text)
+            if error is not None and not text:
+                ex.fail(
+                    f'find_prices("") raised {type(error).__name__}: a text with no prices, the empty string too, '
+                    "gives an empty list."
+                )
+            _no_error(ex, error, f"find_prices({text!r})")
             ex.expect(isinstance(got, list), f"find_prices should return a list of strings, got {type(got).__name__}.")
             want = _PRICE_RE.findall(text)
+            if got != want and not want:
+                ex.fail(
+                    f"find_prices({text!r}) should be [], got {got!r}: a text with no prices (the empty string "
+                    f"too) gives an empty list. {_price_hint(got, want) if got and text else ''}".strip()
+                )
             if got != want:
                 ex.fail(f"find_prices({text!r}) should be {want!r}, got {got!r}. {_price_hint(got, want)}")
     return ex.result
@@ -100,8 +111,11 @@ def check_max_match(max_match: Callable) -> CheckResult:
                 hint="At each position try the longest candidate first and shrink it until it is in "
                 "the vocabulary; if nothing matches, take one character.",
             )
+        got, error = ex.try_call(max_match, "", MAXMATCH_VOCAB)
+        if error is not None:
+            ex.fail(f'max_match("", vocab) raised {type(error).__name__}: {error}. The empty string has no tokens.')
         ex.expect_equal(
-            list(ex.call(max_match, "", MAXMATCH_VOCAB)),
+            list(got),
             [],
             what='max_match("", vocab)',
             hint="The empty string has no tokens.",
@@ -178,8 +192,19 @@ def check_bpe_encode(bpe_encode: Callable) -> CheckResult:
     """``bpe_encode(text, merges)`` -> token ids: byte-level BPE with a minbpe merge table."""
     with Checker("Byte-level BPE encoding from a merge table") as ex:
         for text in ["hello", "hello hello world", "Hello!", ""]:
-            got = ex.call(bpe_encode, text, BPE_ID_MERGES)
+            got, error = ex.try_call(bpe_encode, text, BPE_ID_MERGES)
+            if error is not None and not text:
+                ex.fail(
+                    f'bpe_encode("", BPE_ID_MERGES) raised {type(error).__name__}: {error}. The empty string '
+                    "has no chunks and no tokens: return an empty list."
+                )
+            _no_error(ex, error, f"bpe_encode({text!r}, BPE_ID_MERGES)")
             ex.expect(isinstance(got, list), f"bpe_encode should return a list of ints, got {type(got).__name__}.")
+            ex.expect(
+                text or list(got) == [],
+                f'bpe_encode("", BPE_ID_MERGES) should be [], got {got!r}: the empty string has no chunks, so no '
+                "tokens.",
+            )
             ex.expect_equal(
                 [int(i) for i in got],
                 _encode_ids_reference(text, BPE_ID_MERGES),
@@ -359,8 +384,8 @@ def check_first_merges(first_merges: object) -> CheckResult:
             if got != right:
                 got_count = counts.get(got, 0)
                 ex.fail(
-                    f"Merge {step} should join the most frequent pair; you wrote {got!r}, which occurs "
-                    f"{got_count} times at that point, but another pair occurs {counts[right]} times. "
+                    f"Merge {step} should join the most frequent pair; yours occurs {got_count} times at that "
+                    f"point, but another pair occurs {counts[right]} times. "
                     "Count each adjacent pair in every word, weighted by the word's count"
                     + (", after the earlier merges." if step > 1 else ".")
                 )

@@ -78,7 +78,18 @@ PRICES_WRONG = {
     "no dollar": (lambda t: re.findall(r"\d+(?:,\d{3})*(?:\.\d+)?", t), "starts with '$'"),
     # requirement: exactly as written (strings)
     "floats": (lambda t: [float(p[1:].replace(",", "")) for p in prices_regex(t)], "strings"),
+    # requirement: any number of thousands separators ($1,000,000)
+    "one thousands group": (lambda t: re.findall(r"\$\d+(?:,\d{3})?(?:\.\d+)?", t), "',ddd' groups"),
 }
+
+
+def prices_empty_raises(text):  # requirement: the empty string gives []
+    if not text:
+        raise ValueError("text is empty")
+    return prices_regex(text)
+
+
+PRICES_WRONG["empty raises"] = (prices_empty_raises, "empty string too")
 
 
 # --------------------------------------------------------------------------- max_match
@@ -140,6 +151,15 @@ MAXMATCH_WRONG = {
     # requirement: the empty string gives []
     "empty gives ['']": (lambda t, v: max_match_loop(t, v) or [""], "empty string"),
 }
+
+
+def max_match_empty_raises(text, vocabulary):  # requirement: the empty string gives [] (not an error)
+    if not text:
+        raise ValueError("text is empty")
+    return max_match_loop(text, vocabulary)
+
+
+MAXMATCH_WRONG["empty raises"] = (max_match_empty_raises, "empty string has no tokens")
 
 
 # --------------------------------------------------------------------------- osa_distance
@@ -241,6 +261,8 @@ FIRST_MERGES_WRONG = {
     "unweighted": ([("u", "g"), ("h", "ug"), ("u", "n")], "Weight"),
     # requirement: the most frequent pair (a wrong pick at step 3)
     "wrong third": ([("u", "g"), ("u", "n"), ("p", "un")], "Merge 3"),
+    # requirement: in the order learned (the right three merges, first two swapped)
+    "order": ([("u", "n"), ("u", "g"), ("h", "ug")], "Merge 1"),
     # not assigned
     "None": (None, "None"),
 }
@@ -301,6 +323,20 @@ BPE_ENCODE_WRONG = {
     # requirement: a list of int
     "numpy array": (lambda t, m: np.array(encode_ids_dict_loop(t, m)), "list"),
 }
+
+
+def encode_ids_empty_raises(text, merges):  # requirement: the empty string gives []
+    if not text:
+        raise ValueError("nothing to encode")
+    return encode_ids_dict_loop(text, merges)
+
+
+def encode_ids_empty_gives_zero(text, merges):  # requirement: the empty string gives [] (not a padding id)
+    return encode_ids_dict_loop(text, merges) or [0]
+
+
+BPE_ENCODE_WRONG["empty raises"] = (encode_ids_empty_raises, "empty string")
+BPE_ENCODE_WRONG["empty gives [0]"] = (encode_ids_empty_gives_zero, "empty string")
 
 
 # --------------------------------------------------------------------------- unigram_log_likelihood

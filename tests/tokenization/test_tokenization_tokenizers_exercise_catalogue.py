@@ -82,6 +82,10 @@ def loses_the_space(text):
     return [c.strip() if regex.fullmatch(r" ?\p{N}+", c) else c for c in digits_by_slicing(text)]
 
 
+def empty_gives_empty_chunk(text):  # requirement: "" gives []
+    return digits_by_slicing(text) or [""]
+
+
 def tuple_result(text):
     return tuple(digits_by_slicing(text))
 
@@ -96,6 +100,7 @@ CATALOGUE = {
             Wrong(cuts_words_too, "words stay whole"),
             Wrong(loses_the_space, "concatenate back"),
             Wrong(tuple_result, "list of str"),
+            Wrong(empty_gives_empty_chunk, "empty string"),
         ],
     ),
 }
