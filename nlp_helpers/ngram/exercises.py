@@ -33,8 +33,14 @@ def check_ngram_mle(ngram_mle: Callable) -> CheckResult:
     """``ngram_mle(sentences, context, word)`` = c(context word) / c(context .), order len(context) + 1."""
     with Checker("An MLE n-gram model of any order") as ex:
         pad = "Pad every sentence with n - 1 <s> (n = len(context) + 1) in front and one </s> at the end."
+        got = ex.call(ngram_mle, SAM, [], "I")
+        ex.expect(
+            isinstance(got, float),
+            f'ngram_mle(SAM, [], "I") should return a Python float, got {type(got).__name__} ({got!r}): divide '
+            "with / (a Fraction or an array is not a float).",
+        )
         ex.expect_close(
-            ex.call(ngram_mle, SAM, [], "I"),
+            got,
             3 / 17,
             what='ngram_mle(SAM, [], "I")',
             hint="The unigram model divides by the number of predicted tokens: the 14 words and 3 </s>, never <s>.",
@@ -71,8 +77,14 @@ def check_ngram_mle(ngram_mle: Callable) -> CheckResult:
                     what=f'ngram_mle(CATS, {ctx}, "{word}")',
                     hint="c(context word) / c(context followed by any word), counted over the padded sentences.",
                 )
+        got, error = ex.try_call(ngram_mle, CATS, ["zebra", "cat"], "sat")
+        if error is not None:
+            ex.fail(
+                f'ngram_mle(CATS, ["zebra", "cat"], "sat") raised {type(error).__name__}: {error}. A context never '
+                "seen has no MLE estimate: return 0.0 instead of dividing by zero."
+            )
         ex.expect_close(
-            ex.call(ngram_mle, CATS, ["zebra", "cat"], "sat"),
+            got,
             0.0,
             what='ngram_mle(CATS, ["zebra", "cat"], "sat")',
             hint="A context never seen has no MLE estimate: return 0.0 instead of dividing by zero.",
@@ -87,7 +99,7 @@ def _add_k_perplexity(train, held_out, k):
 def check_tune_add_k(tune_add_k: Callable) -> CheckResult:
     """``tune_add_k(train, held_out, ks)`` -> (best k, [held-out perplexity of the add-k bigram for each k])."""
     with Checker("Add-k with k chosen on held-out data") as ex:
-        ks = [0.01, 0.1, 0.5, 1.0]
+        ks = [0.5, 0.01, 1.0, 0.1]  # not sorted: the perplexities come in the order of ks
         got = ex.call(tune_add_k, CATS, CATS_HELD_OUT, ks)
         ex.expect(
             isinstance(got, tuple) and len(got) == 2,
@@ -101,10 +113,15 @@ def check_tune_add_k(tune_add_k: Callable) -> CheckResult:
             f"the perplexities should be {[round(w, 4) for w in want]}, got {list(pps)}: check the log base. "
             "With log2 the perplexity is 2 ** H, with natural logs e ** H; mixing the two bases gives other numbers.",
         )
+        ex.expect(
+            not (len(pps) == len(want) and _close_lists(sorted(pps), sorted(want)) and not _close_lists(pps, want)),
+            f"the perplexities for ks = {ks} are right but in another order: give them in the order of ks, "
+            "which need not be sorted.",
+        )
         ex.expect_close(
             pps,
             want,
-            what="the perplexities for ks = [0.01, 0.1, 0.5, 1.0]",
+            what=f"the perplexities for ks = {ks}",
             rtol=1e-9,
             hint="|V| = the training words + </s> + <UNK> (9 here); map held-out words never seen in "
             "training ('bird') to <UNK>; N counts every word and each </s> (15 tokens), never <s>.",
@@ -118,11 +135,37 @@ def check_tune_add_k(tune_add_k: Callable) -> CheckResult:
     return ex.result
 
 
+class _OnlyLogprob:
+    """A fitted model seen through the two names the exercise allows, ``n`` and ``logprob``: any other attribute
+    (``prob``, ``perplexity``, ``vocab``, ...) raises an error that names the rule."""
+
+    def __init__(self, lm: NGramLM) -> None:
+        self.n = lm.n
+        self.logprob = lm.logprob
+        self._repr = repr(lm)
+
+    def __getattr__(self, name: str):
+        raise AttributeError(
+            f"lm.{name}: this exercise computes the perplexity using only lm.n and lm.logprob(word, context)"
+        )
+
+    def __repr__(self) -> str:
+        return self._repr
+
+
+def _only_logprob_hint(ex: Checker, error: Exception | None, call: str) -> None:
+    if isinstance(error, AttributeError) and "using only lm.n and lm.logprob" in str(error):
+        ex.fail(f"{call} raised {error}: use only lm.n and lm.logprob, and compute the rest yourself.")
+    if error is not None:
+        ex.fail(f"calling {call} raised {type(error).__name__}: {error}.")
+
+
 def check_sentence_perplexity(sentence_perplexity: Callable) -> CheckResult:
     """``sentence_perplexity(lm, sentence)`` from ``lm.logprob``: predicts every word and ``</s>``, never ``<s>``."""
     with Checker("Perplexity of a sentence from log-probabilities") as ex:
-        lm = NGramLM(2, "mle").fit(SAM)
-        got = ex.call(sentence_perplexity, lm, ["I", "am", "Sam"])
+        lm = _OnlyLogprob(NGramLM(2, "mle").fit(SAM))
+        got, error = ex.try_call(sentence_perplexity, lm, ["I", "am", "Sam"])
+        _only_logprob_hint(ex, error, 'sentence_perplexity(bigram MLE, ["I", "am", "Sam"])')
         # H = 2 bits/4 tokens... in bits: log2 9 / 4; a base mix-up gives e ** H or 2 ** (H ln 2)
         h_bits = math.log2(9) / 4
         for wrong in (math.exp(h_bits), 2 ** (h_bits * math.log(2)), 2 ** (h_bits / math.log(2))):
@@ -142,14 +185,22 @@ def check_sentence_perplexity(sentence_perplexity: Callable) -> CheckResult:
         for n, smoothing in [(3, "kneser_ney"), (2, "laplace"), (1, "add_k")]:
             model = NGramLM(n, smoothing).fit(CATS)
             for sentence in (["the", "cat", "sat"], ["a", "dog", "ran", "on", "the", "mat"]):
+                got, error = ex.try_call(sentence_perplexity, _OnlyLogprob(model), sentence)
+                _only_logprob_hint(ex, error, f"sentence_perplexity({model!r}, {sentence})")
                 ex.expect_close(
-                    ex.call(sentence_perplexity, model, sentence),
+                    got,
                     model.perplexity([sentence]),
                     what=f"sentence_perplexity({model!r}, {sentence})",
                     rtol=1e-9,
                     hint="Use the last n-1 tokens (with n-1 <s> in front) as context; N counts </s>.",
                 )
-        got = ex.call(sentence_perplexity, lm, ["Sam", "Sam"])
+        got, error = ex.try_call(sentence_perplexity, lm, ["Sam", "Sam"])
+        if error is not None and not isinstance(error, AttributeError):
+            ex.fail(
+                f"sentence_perplexity(bigram MLE, ['Sam', 'Sam']) raised {type(error).__name__}: {error}. P(Sam | Sam) "
+                "= 0, and a zero probability must give inf, not an error: sum lm.logprob (which is -inf there)."
+            )
+        _only_logprob_hint(ex, error, "sentence_perplexity(bigram MLE, ['Sam', 'Sam'])")
         ex.expect(
             got == math.inf,
             f"sentence_perplexity(bigram MLE, ['Sam', 'Sam']) should be inf (P(Sam | Sam) = 0), got {got!r}: "
@@ -188,6 +239,10 @@ def check_mkn_discounts(mkn_discounts: Callable) -> CheckResult:
             hint="Count how many n-grams have each count 1, 2, 3, 4 (the counts of counts) before the formulas.",
         )
     return ex.result
+
+
+def _close_lists(got, want) -> bool:
+    return all(_close(g, w) for g, w in zip(got, want))
 
 
 def _close(got, want) -> bool:
@@ -241,6 +296,41 @@ def check_modified_kn(modified_kn: Callable) -> CheckResult:
             what='prob("<UNK>", ["I"])',
             rtol=1e-9,
             hint="An unknown word gets only the uniform share 1/|V|, passed up through every gamma.",
+        )
+        ex.expect_close(
+            ex.call(prob, "am", ["Sam", "I"]),
+            (2 - 1.1) / 3 + (0.6 * 1 + 1.1 * 1) / 3 * p_am,
+            what='prob("am", ["Sam", "I"]) of the bigram model',
+            rtol=1e-9,
+            hint="Only the last n - 1 tokens of the context count: for a bigram model, ['Sam', 'I'] is the "
+            "context ['I'] (mind that context[-0:] is the whole list, not an empty one).",
+        )
+        # Training data with <UNK> in it (as after replacing rare words): an unknown word or context word is <UNK>.
+        with_unk = [*CATS, ["the", "<UNK>", "sat"], ["a", "<UNK>"]]
+        prob_unk = ex.call(modified_kn, with_unk, 2, [uni, bi])
+        ref_unk = ModifiedKneserNey(2, discounts=[uni, bi]).fit(with_unk)
+        for word, ctx in [("zebra", ["the"]), ("sat", ["zebra"])]:
+            ex.expect_close(
+                ex.call(prob_unk, word, ctx),
+                ref_unk.prob(word, ctx),
+                what=f'prob("{word}", {ctx}) when the training sentences contain <UNK>',
+                rtol=1e-9,
+                hint="A word never seen in training, in `word` or in `context`, is <UNK>: map it before counting "
+                "(here <UNK> has counts of its own).",
+            )
+        got, error = ex.try_call(modified_kn, CATS, 1, [uni])
+        if error is not None:
+            ex.fail(
+                f"modified_kn(CATS, 1, discounts) raised {type(error).__name__}: {error}. n = 1 (the unigram model, "
+                "with counts at its only order and an empty context) is allowed."
+            )
+        ex.expect_close(
+            ex.call(got, "cat", []),
+            ModifiedKneserNey(1, discounts=[uni]).fit(CATS).prob("cat", []),
+            what='with n = 1: prob("cat", [])',
+            rtol=1e-9,
+            hint="With n = 1 the only order is the top one: it uses counts (not continuation counts), discounted "
+            "and interpolated with the uniform 1/|V|.",
         )
         mkn = [(0.4, 0.9, 1.2), (0.5, 1.0, 1.3), (0.7, 1.2, 1.6)]
         prob3 = ex.call(modified_kn, CATS, 3, mkn)

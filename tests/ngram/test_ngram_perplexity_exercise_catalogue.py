@@ -90,6 +90,29 @@ def misses_nan(sentence_logprobs):
     return 2.0 ** (-sum(values) / len(values))
 
 
+def counts_empty_sentences(sentence_logprobs):  # "an empty sentence adds nothing": counted as one token here
+    values = [v for s in sentence_logprobs for v in s]
+    _validate(values)
+    return 2.0 ** (-sum(values) / sum(max(len(s), 1) for s in sentence_logprobs))
+
+
+def rejects_zero_probability(sentence_logprobs):  # "-inf makes the perplexity inf, not an error"
+    values = [v for s in sentence_logprobs for v in s]
+    _validate(values)
+    if any(math.isinf(v) for v in values):
+        raise ValueError("a token has probability 0")
+    return 2.0 ** (-sum(values) / len(values))
+
+
+def only_the_empty_list_raises(sentence_logprobs):  # "only empty sentences" also has no tokens
+    if not sentence_logprobs:
+        raise ValueError("empty corpus")
+    values = [v for s in sentence_logprobs for v in s]
+    if any(math.isnan(v) or v > 0 for v in values):
+        raise ValueError("bad value")
+    return 2.0 ** (-sum(values) / len(values))
+
+
 def numpy_scalar(sentence_logprobs):
     return np.float64(pooled_loop(sentence_logprobs)) * np.ones(1)
 
@@ -106,6 +129,9 @@ CATALOGUE = {
             Wrong(accepts_positive, "above 1"),
             Wrong(misses_nan, "math.isnan"),
             Wrong(numpy_scalar, "Python float"),
+            Wrong(counts_empty_sentences, "empty sentence has no tokens"),
+            Wrong(rejects_zero_probability, ("should be inf", "-inf flow")),
+            Wrong(only_the_empty_list_raises, ("[[], []]", "Sentences without tokens")),
         ],
     ),
 }
