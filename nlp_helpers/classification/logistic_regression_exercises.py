@@ -194,14 +194,26 @@ def check_minibatch_sgd_l2(minibatch_sgd_l2: Callable) -> CheckResult:
             )
         # a batch larger than the data: one full-batch step per epoch
         X, y = _data(5, 2, 3)
-        got = _pair(ex, ex.call(minibatch_sgd_l2, X, y, [[4, 3, 2, 1, 0]], 8, 0.5, 0.1), "batch_size=8 > n=5", 2)
+        got, error = ex.try_call(minibatch_sgd_l2, X, y, [[4, 3, 2, 1, 0]], 8, 0.5, 0.1)
+        if error is not None:
+            ex.fail(
+                f"with batch_size=8 and n=5 examples your function raised {type(error).__name__}: {error}. A "
+                "batch_size larger than n is allowed: each epoch is then one batch of all the examples."
+            )
+        got = _pair(ex, got, "batch_size=8 > n=5", 2)
         ex.expect(
             _close(got, _sgd_reference(X, y, [[4, 3, 2, 1, 0]], 8, 0.5, 0.1)),
             "With batch_size larger than the number of examples, each epoch is one step on all of them: "
             "your answer differs there.",
         )
         # no orders: no epoch, no step
-        got = _pair(ex, ex.call(minibatch_sgd_l2, X, y, [], 2, 0.5, 0.1), "orders=[] (no epoch)", 2)
+        got, error = ex.try_call(minibatch_sgd_l2, X, y, [], 2, 0.5, 0.1)
+        if error is not None:
+            ex.fail(
+                f"with orders = [] your function raised {type(error).__name__}: {error}. No epoch is not an error: "
+                "no step is taken, and the weights and the bias keep their starting values."
+            )
+        got = _pair(ex, got, "orders=[] (no epoch)", 2)
         ex.expect(
             np.allclose(got[0], 0) and got[1] == 0,
             "With orders = [] (no epoch) no step is taken: return zero weights and a zero bias.",

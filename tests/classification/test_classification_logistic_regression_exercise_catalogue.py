@@ -6,7 +6,8 @@ several styles (accepted) and typical wrong answers (rejected with a hint naming
   y_hat - y; numbers, not strings.
 * ``minibatch_sgd_l2(X, y, orders, batch_size, eta, lam)``: (w, b) with w of shape (d,); the penalty
   lam * w once per step; the bias not penalised; the batch's mean, not its sum; the last short batch used;
-  each epoch in the order given; batch_size > n is one step per epoch; orders = [] takes no step.
+  each epoch in the order given; batch_size > n is one step per epoch (no error); orders = [] takes no step
+  (no error); w a 1-D array of d floats.
 """
 
 from __future__ import annotations
@@ -110,6 +111,23 @@ def sgd_one_epoch(X, y, orders, batch_size, eta, lam):
     return sgd_vectorised(X, y, orders[:1], batch_size, eta, lam)
 
 
+def sgd_batch_size_at_most_n(X, y, orders, batch_size, eta, lam):  # "a batch_size larger than n": one batch
+    if batch_size > len(X):
+        raise ValueError(f"batch_size {batch_size} is larger than the {len(X)} examples")
+    return sgd_vectorised(X, y, orders, batch_size, eta, lam)
+
+
+def sgd_needs_an_epoch(X, y, orders, batch_size, eta, lam):  # "with orders = [] no step is taken"
+    n_steps = len(orders) * -(-len(orders[0]) // batch_size)  # IndexError when there is no epoch
+    assert n_steps >= 0
+    return sgd_vectorised(X, y, orders, batch_size, eta, lam)
+
+
+def sgd_column_w(X, y, orders, batch_size, eta, lam):  # "w a 1-D numpy array of d floats"
+    w, b = sgd_vectorised(X, y, orders, batch_size, eta, lam)
+    return w.reshape(-1, 1), b
+
+
 CATALOGUE = {
     ex.check_sgd_step_by_hand: Catalogue(
         correct=[HAND_DECIMALS, HAND_FRACTIONS],
@@ -134,6 +152,9 @@ CATALOGUE = {
             Wrong(sgd_ignores_order, "orders[e]"),
             Wrong(sgd_one_epoch, "no correct run"),
             Wrong(sgd_returns_list, "tuple (w, b)"),
+            Wrong(sgd_batch_size_at_most_n, "batch_size larger than n is allowed"),
+            Wrong(sgd_needs_an_epoch, ("orders = []", "no step is taken")),
+            Wrong(sgd_column_w, "1-D numpy array"),
         ],
     ),
 }
