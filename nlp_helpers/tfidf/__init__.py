@@ -8,5 +8,5 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``bm25``: the Okapi BM25 ranker (saturating TF, length normalisation, Robertson-Sparck Jones IDF).
 * ``evaluation``: precision at k of a ranking, and its mean over queries.
 * ``cooccurrence``: term-term co-occurrence counts, PMI and PPMI, nearest neighbours, truncated SVD (LSA).
-* ``exercises``, ``exercises_bm25``: the checkers of the chapter's exercises.
+* ``exercises``, ``bm25_exercises``, ``by_hand_exercises``, ``lsa_exercises``: the checkers of the chapter's exercises.
 """

@@ -74,7 +74,8 @@ MISTAKES = [
     ),
     (
         {"idf": "ln"},
-        "your IDF is ln(N / df): this exercise uses ln(1 + (N - df + 0.5) / (df + 0.5)), which is always positive.",
+        "your IDF is ln(N / df): use the IDF of the statement, which adds 0.5 to df and to N - df and takes the "
+        "natural log of 1 plus their ratio, so that it is always positive.",
     ),
     ({"query_once": True}, "a query term repeated in the query should count once per occurrence; you counted it once."),
 ]

@@ -3,7 +3,8 @@
 Each ``check_*`` calls the student's function on the chapter's examples, compares
 it with :mod:`nlp_helpers.tfidf` (or with hand-worked values and Jurafsky & Martin's example) and
 tries the edge cases students forget. The student's function always gets copies of the inputs
-(the shared `Checker.call` guards every call). The BM25+ checker is in ``exercises_bm25``.
+(the shared `Checker.call` guards every call). The BM25+ checker is in ``bm25_exercises``, the checkers of
+the by-hand exercises (TF-IDF weights, precision and average precision, PPMI) in ``by_hand_exercises``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from collections.abc import Callable
 import numpy as np
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
-from nlp_helpers.exercises.numbers import NumberAnswer, check_number_answer
 from nlp_helpers.tfidf.bag_of_words import one_hot
 from nlp_helpers.tfidf.cooccurrence import cooccurrence_matrix, pmi
 from nlp_helpers.tfidf.evaluation import mean_precision_at_k
@@ -27,7 +27,6 @@ __all__ = [
     "check_cosine",
     "check_search_precision_at_k",
     "check_shifted_ppmi",
-    "check_weights_by_hand",
     "check_window_counts",
 ]
 
@@ -113,8 +112,16 @@ def check_cosine(cosine: Callable) -> CheckResult:
             (cherry, information, "cherry, information"),
             (digital, information, "digital, information"),
         ]:
+            got, error = ex.try_call(cosine, a, b)
+            if isinstance(error, TypeError):
+                ex.fail(
+                    f"cosine({name}) with two lists raised TypeError: {error}. The vectors may be lists or numpy "
+                    "arrays: convert them (np.asarray) before using array operations."
+                )
+            if error is not None:
+                ex.call(cosine, a, b)  # reports the error as usual
             ex.expect_close(
-                ex.call(cosine, a, b),
+                got,
                 cosine_similarity(a, b),
                 what=f"cosine({name})",
                 rtol=1e-9,
@@ -162,6 +169,12 @@ def check_window_counts(window_counts: Callable) -> CheckResult:
             want = {(vocab[i], vocab[j]): int(v) for i, j, v in zip(coo.row, coo.col, coo.data)}
             got = {k: v for k, v in got.items() if v}
             if got != want:
+                same = sorted(k for k in set(want) - set(got) if k[0] == k[1])
+                if same and all(got.get(k) == v for k, v in want.items() if k[0] != k[1]):
+                    ex.fail(
+                        f"for {' '.join(tokens[:5])}… with window={window}: missing pairs {same[:3]}. A word that "
+                        "occurs again within the window of itself counts as a pair (w, w), like any other word."
+                    )
                 missing = sorted(set(want) - set(got))[:3]
                 wrong = sorted(k for k in set(want) & set(got) if want[k] != got[k])[:3]
                 extra = sorted(set(got) - set(want))[:3]
@@ -173,6 +186,12 @@ def check_window_counts(window_counts: Callable) -> CheckResult:
                     + "look at the positions j with 1 <= |i - j| <= window on both sides of i, and count "
                     "the pair of the two tokens once per pair of positions."
                 )
+        got = ex.call(window_counts, ["very", "very", "good"], 1)
+        ex.expect(
+            isinstance(got, dict) and got.get(("very", "very"), 0) == 2,
+            f"window_counts(['very', 'very', 'good'], 1) gave {got!r}: a repeated word next to itself counts as a "
+            "pair (w, w), like any other word, once from each of the two positions.",
+        )
         got = ex.call(window_counts, ["to", "be"], 5)
         ex.expect(
             dict(Counter({k: v for k, v in got.items() if v})) == {("to", "be"): 1, ("be", "to"): 1},
@@ -273,60 +292,19 @@ def check_search_precision_at_k(search_precision_at_k: Callable) -> CheckResult:
             hint="Documents 1 and 2 tie; a tie is broken by the lower index, so document 1 comes first "
             "(np.argsort(-scores, kind='stable') does this).",
         )
-        got = ex.call(search_precision_at_k, docs, [["zebra"]], [{2}], 1)
+        got, error = ex.try_call(search_precision_at_k, docs, [["zebra"]], [{2}], 1)
+        if isinstance(error, KeyError):
+            ex.fail(
+                f"a query with no known word raised KeyError {error}: the query's words outside the vocabulary "
+                "are ignored (they get no dimension), so its vector is zero."
+            )
+        if error is not None:
+            ex.call(search_precision_at_k, docs, [["zebra"]], [{2}], 1)  # reports the error as usual
         ex.expect(
             got is not None and np.isfinite(float(got)) and math.isclose(float(got), 0.0, abs_tol=1e-12),
             f"a query with no known word should give P@1 = 0 (its vector is zero, so every cosine is 0 and the "
             f"order is by index), got {got}. Do not divide by the query's zero length: treat its cosines as 0.",
         )
-    return ex.result
-
-
-# The by-hand exercise: three documents, TF-IDF of the terms of d2 with raw counts and log10(N / df).
-BY_HAND_DOCS = ["the cat sat on the mat".split(), "the dog ran and ran".split(), "a dog sat".split()]
-
-
-def _by_hand(tf: str = "raw", idf: str = "log10", df_in: str = "documents") -> dict[str, float]:
-    docs, n = BY_HAND_DOCS, len(BY_HAND_DOCS)
-    out = {}
-    for t in dict.fromkeys(docs[1]):
-        df = sum(t in d for d in docs) if df_in == "documents" else sum(d.count(t) for d in docs)
-        idf_t = {"log10": math.log10(n / df), "ln": math.log(n / df), "ln+1": math.log(n / df) + 1}[idf]
-        c = docs[1].count(t)
-        out[t] = {"raw": c, "relative": c / len(docs[1]), "binary": 1}[tf] * idf_t
-    return out
-
-
-BY_HAND_MISTAKES = [
-    ({"idf": "ln"}, "you used the natural logarithm: this exercise's IDF is log10(N / df)."),
-    ({"idf": "ln+1"}, "you used scikit-learn's ln(N / df) + 1: this exercise's IDF is log10(N / df), with no +1."),
-    (
-        {"df_in": "tokens"},
-        "df counts the documents that contain the term, not its occurrences: 'the' is in 2 "
-        "documents although it occurs 3 times.",
-    ),
-    ({"tf": "relative"}, "you divided the count by the document's length: this exercise uses raw counts as TF."),
-    ({"tf": "binary"}, "'ran' occurs twice in d2: its raw TF is 2, not 1."),
-]
-
-
-def check_weights_by_hand(weights_d2: Callable) -> CheckResult:
-    """``weights_d2()``: dict term -> TF-IDF of d2's terms (raw TF, log10 IDF, no normalisation)."""
-    want = _by_hand()
-    answer = NumberAnswer(
-        want=want,
-        returns="weights_d2() should return a dict term -> weight",
-        keys=f"the keys should be exactly the terms of d2, {sorted(want)}",
-        number="every weight should be a number (a float).",
-        mistakes=[(_by_hand(**kwargs), hint) for kwargs, hint in BY_HAND_MISTAKES],
-        wrong=lambda term, got, right: (
-            f"the weight of {term!r} is not {got:.4f}: count the term in d2, count the "
-            "documents that contain it (df), then count × log10(3 / df)."
-        ),
-        atol=1e-4,
-    )
-    with Checker("TF-IDF by hand") as ex:
-        check_number_answer(ex, ex.call(weights_d2), answer)
     return ex.result
 
 
@@ -353,9 +331,16 @@ SHIFT_MISTAKES = [
 def check_shifted_ppmi(shifted_ppmi: Callable) -> CheckResult:
     """``shifted_ppmi(counts, k)``: max(PMI - log2 k, 0) of a dense count matrix, in bits, alpha = 1."""
     with Checker("Shifted PPMI") as ex:
-        for counts, k in [(JM_COUNTS, 1), (JM_COUNTS, 5), ([[3, 0, 1], [0, 2, 2]], 2)]:
+        for counts, k, as_list in [(JM_COUNTS, 1, False), (JM_COUNTS, 5, False), ([[3, 0, 1], [0, 2, 2]], 2, True)]:
             arg = np.array(counts, dtype=float)
-            got = ex.call(shifted_ppmi, arg, k)
+            got, error = ex.try_call(shifted_ppmi, counts if as_list else arg, k)
+            if error is not None and as_list:
+                ex.fail(
+                    f"shifted_ppmi({counts}, {k}) with counts as a nested list raised {type(error).__name__}: "
+                    f"{error}. counts may be a nested list: convert it to a numpy array first."
+                )
+            if error is not None:
+                ex.call(shifted_ppmi, arg, k)  # reports the error as usual
             try:
                 g = np.asarray(got, dtype=float)
             except (TypeError, ValueError):

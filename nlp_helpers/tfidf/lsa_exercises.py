@@ -18,7 +18,7 @@ from nlp_helpers.exercises.checker import Checker, CheckResult
 
 __all__ = ["check_idf_centroid"]
 
-VOCAB = ["fire", "blaze", "yacht", "race", "the", "wind"]
+VOCAB = ["fire", "blaze", "yacht", "race", "the", "wind", "sydney"]  # sydney has a vector but no IDF
 INDEX = {w: i for i, w in enumerate(VOCAB)}
 IDF = {"fire": 2.0, "blaze": 3.0, "yacht": 4.0, "race": 1.5, "the": 0.1, "wind": 1.0}
 
@@ -52,12 +52,16 @@ def check_idf_centroid(idf_centroid: Callable) -> CheckResult:
             ["fire", "blaze", "the", "wind"],
             ["the", "yacht", "race", "yacht", "the"],
             ["qantas", "fire", "the"],  # qantas has no vector
+            ["sydney", "wind", "race"],  # sydney has no IDF
         ]
         for tokens in cases:
             what = f"idf_centroid({tokens}, vectors, index, idf)"
             got, err = ex.try_call(idf_centroid, tokens, vectors, INDEX, IDF)
             if isinstance(err, KeyError):
-                ex.fail(f"{what} raised KeyError {err}: skip tokens that have no vector (or no IDF).")
+                ex.fail(
+                    f"{what} raised KeyError {err}: skip the tokens that lack a vector or an IDF (a token needs "
+                    "both to count)."
+                )
             if err is not None:
                 ex.call(idf_centroid, tokens, vectors, INDEX, IDF)  # reports the error as usual
             got = np.asarray(got, dtype=float)

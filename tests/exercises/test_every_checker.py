@@ -92,7 +92,9 @@ NOTHING_TO_CHANGE = {
     "tagging.exercises.check_word_shape",
     "rnn.exercises.check_rnn_params",  # a cell name and two integers: nothing mutable
     "sampling.exercises.check_sampling_by_hand",  # no argument: the probabilities are worked by hand
-    "tfidf.exercises.check_weights_by_hand",  # weights_d2() takes no argument: the numbers are worked by hand
+    "tfidf.by_hand_exercises.check_weights_by_hand",  # weights_d2() takes no argument: worked by hand
+    "tfidf.by_hand_exercises.check_retrieval_by_hand",  # by_hand_retrieval() takes no argument: worked by hand
+    "tfidf.by_hand_exercises.check_ppmi_by_hand",  # by_hand_ppmi() takes no argument: worked by hand
     "attention.positions_exercises.check_shift_matrix",  # two ints in, nothing mutable
     "attention.self_attention_exercises.check_previous_token_head",  # two ints in, nothing mutable
     "feedforward.exercises.check_backprop_by_hand",  # no argument: the gradients are worked by hand

@@ -10,15 +10,16 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from nlp_helpers.tfidf.bm25_exercises import BM25_PLUS_DOCS, bm25_plus_reference, check_bm25_plus
+from nlp_helpers.tfidf.by_hand_exercises import check_weights_by_hand
 from nlp_helpers.tfidf.exercises import (
     check_bag_of_words_vector,
     check_cosine,
     check_search_precision_at_k,
     check_shifted_ppmi,
-    check_weights_by_hand,
     check_window_counts,
 )
-from nlp_helpers.tfidf.exercises_bm25 import BM25_PLUS_DOCS, bm25_plus_reference, check_bm25_plus
+from tests.exercise_helpers import assert_hint_tells_not
 from tests.tfidf.test_tfidf_exercises import (
     bow_ok,
     cos_ok,
@@ -37,6 +38,7 @@ def _rejected(check, answer, *needles):
     assert result.status == "wrong", (answer.__name__, result.message)
     for needle in needles:
         assert needle in result.message, (answer.__name__, needle, result.message)
+    assert_hint_tells_not(check, result.message)
 
 
 # --------------------------------------------------------------------------- TF-IDF by hand
@@ -188,6 +190,13 @@ def cos_no_return(u, v):
     print(cos_ok(u, v))
 
 
+def cos_arrays_only(u, v):  # "two vectors ... (lists or numpy arrays)": works on numpy arrays only
+    norm_u, norm_v = math.sqrt(sum(x * x for x in u)), math.sqrt(sum(x * x for x in v))
+    if norm_u == 0 or norm_v == 0:
+        raise ValueError("zero vector")
+    return float(u @ v) / (norm_u * norm_v)
+
+
 def test_cosine_catalogue():
     assert check_cosine(cos_ok).passed and check_cosine(cos_loops).passed
     _rejected(check_cosine, cos_dot, "length")
@@ -195,6 +204,7 @@ def test_cosine_catalogue():
     _rejected(check_cosine, cos_one_norm, "product of the two vector lengths")
     _rejected(check_cosine, cos_returns_zero, "raise ValueError")
     _rejected(check_cosine, cos_no_return, "returned None")
+    _rejected(check_cosine, cos_arrays_only, "may be lists")
 
 
 # --------------------------------------------------------------------------- window counts
@@ -230,6 +240,10 @@ def window_mutates(tokens, window):
     return out
 
 
+def window_skips_same_word(tokens, window):  # "a repeated word next to itself counts as a pair (w, w)"
+    return {pair: n for pair, n in window_ok(tokens, window).items() if pair[0] != pair[1]}
+
+
 def test_window_catalogue():
     assert check_window_counts(window_ok).passed and check_window_counts(window_zip).passed
     _rejected(check_window_counts, window_right_only, "missing pairs")
@@ -238,6 +252,7 @@ def test_window_catalogue():
     _rejected(check_window_counts, window_includes_self, "1 <= |i - j|")
     _rejected(check_window_counts, window_wraps, "")
     _rejected(check_window_counts, window_mutates, "the argument `tokens` is not what it was")
+    _rejected(check_window_counts, window_skips_same_word, "counts as a pair (w, w), like any other word")
 
 
 # --------------------------------------------------------------------------- search + P@k
@@ -269,6 +284,15 @@ def search_mutates(docs, queries, relevant, k):
     return value
 
 
+def search_unknown_query_word_fails(docs, queries, relevant, k):  # "its words outside the vocabulary are ignored"
+    vocab = {t for d in docs for t in d}
+    for query in queries:
+        for t in query:
+            if t not in vocab:
+                raise KeyError(t)
+    return search_ok(docs, queries, relevant, k)
+
+
 def search_no_return(docs, queries, relevant, k):
     search_ok(docs, queries, relevant, k)
 
@@ -284,12 +308,14 @@ def search_no_return(docs, queries, relevant, k):
         (lambda d, q, r, k: search_ok(d, q, r, k, ties="reverse"), "lower index"),
         (search_mutates, "the argument `relevant` is not what it was"),
         (search_no_return, "returned None"),
+        (search_unknown_query_word_fails, "outside the vocabulary are ignored"),
     ],
 )
 def test_search_catalogue(answer, hint):
     result = check_search_precision_at_k(answer)
     assert result.status == "wrong" and hint in result.message, result.message
     assert " Or: " not in result.message  # one diagnosis, not a list of guesses
+    assert_hint_tells_not(check_search_precision_at_k, result.message)
 
 
 def test_search_accepts_two_styles():
@@ -484,6 +510,12 @@ def sppmi_no_return(counts, k):
     sppmi_numpy(counts, k)
 
 
+def sppmi_arrays_only(counts, k):  # "a 2-D numpy array or nested list": works on arrays only
+    e = counts.sum(axis=1, keepdims=True) * counts.sum(axis=0, keepdims=True) / counts.sum()
+    with np.errstate(divide="ignore"):
+        return np.maximum(np.log2(counts / e) - np.log2(k), 0.0)
+
+
 def test_shifted_ppmi_catalogue():
     assert check_shifted_ppmi(sppmi_numpy).passed and check_shifted_ppmi(sppmi_loops).passed
     _rejected(check_shifted_ppmi, sppmi_ln, "natural logarithms")
@@ -493,11 +525,12 @@ def test_shifted_ppmi_catalogue():
     _rejected(check_shifted_ppmi, sppmi_alpha, "PMI = log2")
     _rejected(check_shifted_ppmi, sppmi_mutates, "the argument `counts` is not what it was")
     _rejected(check_shifted_ppmi, sppmi_no_return, "returned None")
+    _rejected(check_shifted_ppmi, sppmi_arrays_only, "nested list")
 
 
 # --------------------------------------------------------------------------- by hand: P@5 and AP, PPMI
 def test_retrieval_by_hand_catalogue():
-    from nlp_helpers.tfidf.exercises_by_hand import check_retrieval_by_hand
+    from nlp_helpers.tfidf.by_hand_exercises import check_retrieval_by_hand
 
     exact = (2 / 5, (1 / 2 + 2 / 3 + 3 / 7) / 4)  # hand-worked: relevant at ranks 2, 3, 7; 4 relevant in all
     assert check_retrieval_by_hand(lambda: exact).passed
@@ -512,12 +545,12 @@ def test_retrieval_by_hand_catalogue():
 
 
 def test_ppmi_by_hand_catalogue():
-    from nlp_helpers.tfidf.exercises_by_hand import check_ppmi_by_hand
+    from nlp_helpers.tfidf.by_hand_exercises import check_ppmi_by_hand
 
     assert check_ppmi_by_hand(lambda: (1.0, 0.0)).passed  # log2(6*200/(20*30)) = 1; log2(1*200/(20*60)) < 0
     assert check_ppmi_by_hand(lambda: (math.log2(2), max(math.log2(1 / 6), 0))).passed
     _rejected(check_ppmi_by_hand, lambda: (math.log(2), 0.0), "natural log")
     _rejected(check_ppmi_by_hand, lambda: (1.0, math.log2(1 / 6)), "clips it at 0")
     _rejected(check_ppmi_by_hand, lambda: (math.log2(6 / 600), 0.0), "probabilities first")
-    _rejected(check_ppmi_by_hand, lambda: (2.0, 0.0), "expected (1.000, 0.000)")
+    _rejected(check_ppmi_by_hand, lambda: (2.0, 0.0), "not right yet")
     _rejected(check_ppmi_by_hand, lambda: None, "returned None")

@@ -3,7 +3,7 @@ typical wrong answers (rejected with a hint naming the mistake).
 
 * ``idf_centroid(tokens, vectors, index, idf)``: the IDF-weighted mean of the vectors of the known tokens
   (not the plain mean; divided by the sum of the weights, not the number of tokens); every occurrence counts;
-  tokens without a vector are skipped (no KeyError); no known token raises ValueError; a 1-D array (d,).
+  tokens without a vector or without an IDF are skipped (no KeyError); no known token raises ValueError; a 1-D array (d,).
 """
 
 from __future__ import annotations
@@ -56,8 +56,16 @@ def centroid_keyerror(tokens, vectors, index, idf):
     return w @ vectors[[index[t] for t in tokens]] / w.sum()
 
 
-def centroid_nan(tokens, vectors, index, idf):
+def centroid_needs_only_a_vector(tokens, vectors, index, idf):  # skips tokens without a vector, not without an IDF
     known = [t for t in tokens if t in index]
+    if not known:
+        raise ValueError("no known token")
+    w = np.array([idf[t] for t in known])
+    return w @ vectors[[index[t] for t in known]] / w.sum()
+
+
+def centroid_nan(tokens, vectors, index, idf):
+    known = [t for t in tokens if t in index and t in idf]
     w = np.array([idf[t] for t in known], dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         rows = vectors[[index[t] for t in known]] if known else np.zeros((0, vectors.shape[1]))
@@ -76,6 +84,7 @@ CATALOGUE = {
             Wrong(centroid_by_count, "sum of the weights"),
             Wrong(centroid_unique, "counts twice"),
             Wrong(centroid_keyerror, "KeyError"),
+            Wrong(centroid_needs_only_a_vector, ("KeyError", "an IDF")),
             Wrong(centroid_nan, "ValueError"),
             Wrong(centroid_2d, "1-D array"),
         ],
