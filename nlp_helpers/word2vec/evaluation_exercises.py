@@ -50,6 +50,14 @@ def check_keep_probs(keep_probs: Callable) -> CheckResult:
             what="keep_probs(np.array([3, 0, 2]))",
             hint="A count of 0 gives f = 0 and a division by zero: raise ValueError for a count that is not positive.",
         )
+        ex.expect_raises(
+            ValueError,
+            keep_probs,
+            np.array([3, -1, 2]),
+            what="keep_probs(np.array([3, -1, 2]))",
+            hint="A negative count is no count at all: raise ValueError for every count that is not positive "
+            "(0 or below), not only for 0.",
+        )
     return ex.result
 
 

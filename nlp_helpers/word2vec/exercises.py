@@ -159,14 +159,15 @@ def check_train_cbow_ns(train_cbow_ns: Callable) -> CheckResult:
             want[0],
             what="W_in after one pass",
             hint="Derive dL/dh (the centre word's and every noise word's terms), then how much of it reaches each "
-            "of the m context rows that h averages; a context word that occurs twice is updated twice.",
+            "of the m context rows that h averages (with u_c and the noise vectors as they were before this "
+            "example's update); a context word that occurs twice is updated twice.",
         )
         ex.expect_close(
             g_loss,
             want[2],
             what="the mean loss over the pass",
-            hint="Average -log σ(u_c·h) - Σ log σ(-u_n·h) over the examples, each computed with the "
-            "parameters *before* that example's update; h is the mean of the context rows of W_in.",
+            hint="Average -log σ(u_c·h) - Σ log σ(-u_n·h) (natural log) over the examples, each computed with "
+            "the parameters *before* that example's update; h is the mean of the context rows of W_in.",
         )
     return ex.result
 

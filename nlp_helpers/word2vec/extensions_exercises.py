@@ -36,6 +36,17 @@ def check_char_ngrams(student_char_ngrams: Callable) -> CheckResult:
             if set(got) == set(want):
                 ex.fail(f"{call}: every n-gram at every position, once per position (keep repeats, in order).")
             ex.fail(f"{call} is not the list of every substring of length minn..maxn of the word with its two marks.")
+        got, error = ex.try_call(student_char_ngrams, "a", 4, 6)
+        if error is not None:
+            ex.fail(
+                f"char_ngrams('a', 4, 6) raised {type(error).__name__}: {error}. '<a>' is too short for n-grams "
+                "of 4 to 6 characters, which is not an error: a word too short for minn gives an empty list."
+            )
+        ex.expect(
+            isinstance(got, list) and got == [],
+            f"char_ngrams('a', 4, 6) should be an empty list, got {got!r}: '<a>' has 3 characters, so it has no "
+            "n-gram of 4 to 6 characters (a word too short for minn gives an empty list).",
+        )
         ex.expect_raises(
             ValueError,
             student_char_ngrams,
@@ -84,6 +95,8 @@ def check_hs_grads(hs_grads: Callable) -> CheckResult:
                 ex.fail(f"{call}: the loss takes the wrong branch at each node: bit 0 goes left, with σ(u·v).")
             if np.isclose(loss, -want_loss):
                 ex.fail(f"{call}: the loss is -log p(w | v), a positive number to be minimised, not log p.")
+            if np.isclose(loss, want_loss / np.log(2)):
+                ex.fail(f"{call}: your loss is in bits (log base 2): the exercise asks for the natural log.")
             ex.expect(
                 loss.shape == () and np.isclose(loss, want_loss, rtol=1e-6),
                 f"{call}: the loss should be -log p(w | v), the sum over the path of -log σ(±u·v).",

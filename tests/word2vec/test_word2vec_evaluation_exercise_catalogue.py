@@ -162,6 +162,20 @@ def analogy_no_error(questions, words, vectors, method="3cosadd"):
         return 0.0, 0
 
 
+def analogy_unknown_method_as_3cosadd(questions, words, vectors, method="3cosadd"):
+    # "Raise ValueError if ... method is neither of the two": any other method falls back to 3CosAdd here
+    return analogy_accuracy(questions, words, vectors, "only_c" if method == "only_c" else "3cosadd")
+
+
+def keep_zero_only(counts, t=1e-3):  # "Raise ValueError if any count is 0 or negative": checks 0 only
+    counts = np.asarray(counts, dtype=float)
+    if (counts == 0).any():
+        raise ValueError("a count is 0")
+    f = counts / counts.sum()
+    with np.errstate(invalid="ignore"):
+        return np.minimum(1.0, (np.sqrt(f / t) + 1) * t / f)
+
+
 def analogy_accuracy_only(questions, words, vectors, method="3cosadd"):
     return analogy_accuracy(questions, words, vectors, method)[0]
 
@@ -175,6 +189,7 @@ CATALOGUE = {
             Wrong(keep_counts_as_f, "count / total"),
             Wrong(keep_fixed_t, "ignores its argument t"),
             Wrong(keep_no_check, "ValueError"),
+            Wrong(keep_zero_only, ("ValueError", "negative count")),
         ],
     ),
     ex.check_analogy_accuracy: Catalogue(
@@ -187,6 +202,7 @@ CATALOGUE = {
             Wrong(analogy_counts_every_question, "covered questions is wrong"),
             Wrong(analogy_no_error, "ValueError"),
             Wrong(analogy_accuracy_only, "tuple (accuracy"),
+            Wrong(analogy_unknown_method_as_3cosadd, ("'3cosmul'", "raise ValueError for any other method")),
         ],
     ),
 }

@@ -98,6 +98,52 @@ def train_no_loss(*args):
     return train_cbow_ns(*args)[:2]
 
 
+def _sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def _cbow_pass(examples, negatives, W_in, W_out, lr, *, fancy_context=False, sequential=False, log=np.log, mean=True):
+    """One pass written out, with a switch per typical slip (each breaks one stated requirement)."""
+    W_in, W_out = np.array(W_in, dtype=float), np.array(W_out, dtype=float)
+    losses = []
+    for (context, centre), negs in zip(examples, negatives):
+        context, negs = list(context), list(negs)
+        h = W_in[context].mean(axis=0)
+        s_c, s_n = W_out[centre] @ h, W_out[negs] @ h
+        losses.append(-log(_sigmoid(s_c)) - log(_sigmoid(-s_n)).sum())
+        g_c, g_n = _sigmoid(s_c) - 1, _sigmoid(s_n)
+        grad_h = g_c * W_out[centre] + g_n @ W_out[negs]
+        W_out[centre] -= lr * g_c * h
+        np.add.at(W_out, negs, -lr * np.outer(g_n, h))
+        if sequential:  # dL/dh from the output vectors *after* their step
+            grad_h = g_c * W_out[centre] + g_n @ W_out[negs]
+        if fancy_context:  # a repeated context id keeps only one of its updates
+            W_in[context] -= lr * grad_h / len(context)
+        else:
+            np.add.at(W_in, context, -lr * grad_h / len(context))
+    return W_in, W_out, float(np.mean(losses) if mean else np.sum(losses))
+
+
+def train_written_out(*args):
+    return _cbow_pass(*args)
+
+
+def train_fancy_index_context(*args):  # "a context word that occurs twice receives two updates"
+    return _cbow_pass(*args, fancy_context=True)
+
+
+def train_gradients_after_the_step(*args):  # "compute them all from the parameters before the example's update"
+    return _cbow_pass(*args, sequential=True)
+
+
+def train_loss_in_bits(*args):  # "(natural log)"
+    return _cbow_pass(*args, log=np.log2)
+
+
+def train_total_loss(*args):  # "the mean of the examples' losses"
+    return _cbow_pass(*args, mean=False)
+
+
 def nearest_sorted_pairs(word, words, vectors, topn):
     if word not in words:
         raise KeyError(f"unknown word {word!r}")
@@ -193,12 +239,16 @@ CATALOGUE = {
         ],
     ),
     ex.check_train_cbow_ns: Catalogue(
-        correct=[train_closed_form, train_autograd],
+        correct=[train_closed_form, train_autograd, train_written_out],
         wrong=[
             Wrong(train_sum_gradient_to_every_context_row, ("mean", "W_in")),
             Wrong(train_fancy_index_update, ("Accumulate the repeats", "W_out")),
             Wrong(train_in_place, ("modified its input", "`W_in`")),
             Wrong(train_no_loss, "tuple"),
+            Wrong(train_fancy_index_context, ("W_in", "occurs twice is updated twice")),
+            Wrong(train_gradients_after_the_step, "before that example's update"),
+            Wrong(train_loss_in_bits, ("mean loss", "natural log")),
+            Wrong(train_total_loss, ("mean loss", "Average")),
         ],
     ),
     ex.check_nearest_words: Catalogue(

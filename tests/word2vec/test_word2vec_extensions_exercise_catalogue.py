@@ -69,6 +69,16 @@ def ngrams_as_set(word, minn, maxn):
     return set(char_ngrams(word, minn, maxn))
 
 
+def ngrams_too_short_raises(word, minn, maxn):  # "a word too short for minn gives an empty list"
+    if len(word) + 2 < minn:
+        raise ValueError(f"{word!r} is too short for n-grams of {minn} characters")
+    return char_ngrams(word, minn, maxn)
+
+
+def ngrams_too_short_whole_word(word, minn, maxn):  # the same requirement: [] rather than the marked word
+    return char_ngrams(word, minn, maxn) or [f"<{word}>"]
+
+
 # -------------------------------------------------------------------------------------------- hs_grads
 def _sigmoid(x):
     return 1 / (1 + np.exp(-x))
@@ -96,6 +106,11 @@ def hs_grads_torch(v, U, nodes, bits):
         loss = loss - torch.nn.functional.logsigmoid(s if b == 0 else -s)
     loss.backward()
     return loss.item(), tv.grad.numpy(), tU.grad.numpy()
+
+
+def hs_loss_in_bits(v, U, nodes, bits):  # "the loss (a float, natural log)"
+    loss, grad_v, grad_U = hs_grads(v, U, nodes, bits)
+    return loss / np.log(2), grad_v, grad_U
 
 
 def hs_swapped_branches(v, U, nodes, bits):
@@ -187,12 +202,15 @@ CATALOGUE = {
             Wrong(ngrams_maxn_excluded, "both included"),
             Wrong(ngrams_no_error, "ValueError"),
             Wrong(ngrams_as_set, "list"),
+            Wrong(ngrams_too_short_raises, "too short for minn gives an empty list"),
+            Wrong(ngrams_too_short_whole_word, "too short for minn gives an empty list"),
         ],
     ),
     ex.check_hs_grads: Catalogue(
         correct=[hs_grads, hs_grads_torch],
         wrong=[
             Wrong(hs_swapped_branches, "bit 0 goes left"),
+            Wrong(hs_loss_in_bits, "natural log"),
             Wrong(hs_log_probability, "not log p"),
             Wrong(hs_ascent, "wrong sign"),
             Wrong(hs_path_rows_only, "shape of U"),
