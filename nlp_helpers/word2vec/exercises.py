@@ -203,6 +203,10 @@ def check_nearest_words(nearest_words: Callable) -> CheckResult:
             "'kitten' has a short vector but points the same way as 'cat'.",
         )
         got = ex.call(nearest_words, "truck", words, vectors, 4)
+        ex.expect(
+            len(got) == 4,
+            f'nearest_words("truck", ..., 4) returned {len(got)} words: return exactly topn of them.',
+        )
         ex.expect_equal(
             list(got),
             [w for w, _ in wv.most_similar("truck", 4)],

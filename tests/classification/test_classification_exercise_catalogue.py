@@ -165,6 +165,7 @@ def _compare(train_docs, train_labels, test_docs, test_labels, transform, n_samp
     gold = np.asarray(test_labels)
     first, second = (pred_b, pred_a) if how == "swapped" else (pred_a, pred_b)
     rng = 0 if how == "own seed" else seed
+    n_samples = 10_000 if how == "own n_samples" else n_samples
     return {
         "acc_a": float(np.mean(pred_a == gold)),
         "acc_b": float(np.mean(pred_b == gold)),
@@ -186,6 +187,10 @@ def compare_b_transformed_too(*args):  # "on the untransformed documents as syst
 
 def compare_own_seed(*args):  # "paired_bootstrap(..., rng=seed)": a seed of its own
     return _compare(*args, how="own seed")
+
+
+def compare_own_n_samples(*args):  # "paired_bootstrap(..., n_samples=n_samples)": a number of its own
+    return _compare(*args, how="own n_samples")
 
 
 def compare_missing_p_value(*args):
@@ -273,6 +278,7 @@ CATALOGUE = {
             Wrong(compare_swapped, "pred_a"),
             Wrong(compare_b_transformed_too, "untransformed"),
             Wrong(compare_own_seed, "rng=seed"),
+            Wrong(compare_own_n_samples, "n_samples=n_samples"),
             Wrong(compare_missing_p_value, "'p_value'"),
         ],
     ),

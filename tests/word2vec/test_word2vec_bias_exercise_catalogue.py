@@ -3,7 +3,8 @@
 * ``neutralise(vectors, direction)``: the direction is scaled to length 1 first; each row loses its component
   along it and is scaled back to length 1; a zero direction, or a row that lies along the direction, raises
   ``ValueError``; the inputs are unchanged.
-* ``pca_direction(A, B)``: each pair is centred on its midpoint; the first principal component (first right
+* ``pca_direction(A, B)``: each pair is centred on its midpoint (no other mean to subtract: the stacked rows'
+  mean is zero already); the first principal component (first right
   singular vector) of the 2n centred rows; unit length; its sign makes the mean projection of a - b positive;
   A and B of different shapes raise ``ValueError``.
 """

@@ -2,7 +2,8 @@
 ``nlp_helpers/word2vec/evaluation_exercises.py``).
 
 * ``keep_probs(counts, t=1e-3)``: f = count / total; (√(f/t) + 1) · t/f capped at 1 (word2vec.c's formula,
-  not the paper's √(t/f)); the ``t`` argument is used; a count that is not positive raises ``ValueError``.
+  not the paper's √(t/f)); the ``t`` argument is used; a count that is not positive (0 or negative) raises
+  ``ValueError``.
 * ``analogy_accuracy(questions, words, vectors, method)``: returns (accuracy, covered); a question counts
   only when its four words have vectors; unit vectors; the question words a, b, c are never the answer;
   accuracy over the covered questions; ``method`` "3cosadd" (b - a + c) or "only_c" (c alone), anything

@@ -5,10 +5,11 @@ and typical wrong answers (rejected with a hint naming the mistake).
   scores; a distribution over V words; W1, W2 unchanged.
 * ``noise_probs``: count ** power normalised; the ``power`` argument is used (1 and 0 too).
 * ``train_cbow_ns``: h is the mean of the context rows (so each row gets 1/|context| of grad h); repeated
-  noise words update twice; gradients from the parameters before the step; (W_in, W_out, mean_loss)
-  returned; the given arrays unchanged.
-* ``nearest_words``: cosine (not the dot product); never the word itself; most similar first; KeyError for
-  an unknown word.
+  noise words and repeated context words update twice; gradients from the parameters before the step; the
+  loss in natural log, its mean over the examples; (W_in, W_out, mean_loss) returned; the given arrays
+  unchanged.
+* ``nearest_words``: cosine (not the dot product); never the word itself; most similar first; exactly topn
+  words, as strings; KeyError for an unknown word.
 """
 
 from __future__ import annotations
@@ -187,6 +188,10 @@ def noise_unnormalised(counts, power=0.75):
     return np.asarray(counts, dtype=float) ** power
 
 
+def nearest_two_always(word, words, vectors, topn):  # "the topn other words": topn not used
+    return nearest_words(word, words, vectors, 2)
+
+
 def nearest_row_numbers(word, words, vectors, topn):
     unit = vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
     sims = unit @ unit[words.index(word)]
@@ -259,6 +264,7 @@ CATALOGUE = {
             Wrong(nearest_no_error, "KeyError"),
             Wrong(nearest_least_similar_first, ("wrong order", "most similar first")),
             Wrong(nearest_row_numbers, ("strings", "row numbers")),
+            Wrong(nearest_two_always, "exactly topn"),
             Wrong(nearest_by_the_helper, ("most_similar", "build it yourself")),
         ],
     ),

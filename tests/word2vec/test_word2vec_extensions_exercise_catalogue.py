@@ -2,9 +2,10 @@
 ``nlp_helpers/word2vec/extensions_exercises.py``).
 
 * ``char_ngrams(word, minn, maxn)``: the word wrapped in ``<`` and ``>``; every n from minn to maxn, both
-  included; shortest first, left to right; repeats kept; minn > maxn raises ``ValueError``.
+  included; shortest first, left to right; repeats kept; a word too short for minn gives []; minn > maxn
+  raises ``ValueError``.
 * ``hs_grads(v, U, nodes, bits)``: L = -Σ log σ(s_i u_{n_i}·v) with s_i = +1 for bit 0 and -1 for bit 1;
-  returns (loss, dL/dv with the shape of v, dL/dU with the shape of U and zero rows off the path).
+  returns (loss in natural log, dL/dv with the shape of v, dL/dU with the shape of U and zero rows off the path).
 * ``oov_vector(word, ngram_vectors, minn, maxn)``: the mean (not the sum) of the rows
   ``fnv1a(ngram.encode()) % len(ngram_vectors)`` over the n-grams of ``<word>``, bytes sign-extended as in
   fastText; no n-gram raises ``ValueError``.
