@@ -182,6 +182,11 @@ def check_minibatch_sgd_l2(minibatch_sgd_l2: Callable) -> CheckResult:
             for kwargs, hint in _SLIPS:
                 if _close(got, _sgd_reference(X, y, orders, batch_size, eta, **{"lam": lam, **kwargs})):
                     ex.fail(f"{what}: {hint}")
+            if _close(got, _sgd_reference(X, y, orders, batch_size, eta, 2 * lam)):
+                ex.fail(
+                    f"{what}: your penalty's gradient is twice too large: the loss adds (lam / 2) ||w||^2, whose "
+                    "gradient is lam * w."
+                )
             ordered = [list(range(n))] * len(orders)
             if _close(got, _sgd_reference(X, y, ordered, batch_size, eta, lam)):
                 ex.fail(

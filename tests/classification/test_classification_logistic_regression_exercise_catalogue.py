@@ -5,9 +5,9 @@ several styles (accepted) and typical wrong answers (rejected with a hint naming
   weights' gradient (not left out, not subtracted, not 2 lam w); the step goes against the gradient of
   y_hat - y; numbers, not strings.
 * ``minibatch_sgd_l2(X, y, orders, batch_size, eta, lam)``: (w, b) with w of shape (d,); the penalty
-  lam * w once per step; the bias not penalised; the batch's mean, not its sum; the last short batch used;
-  each epoch in the order given; batch_size > n is one step per epoch (no error); orders = [] takes no step
-  (no error); w a 1-D array of d floats.
+  lam * w (not 2 lam w) once per step; the bias not penalised; the batch's mean, not its sum; the last short
+  batch used; each epoch in the order given; batch_size > n is one step per epoch (no error); orders = []
+  takes no step (no error); w a 1-D array of d floats.
 """
 
 from __future__ import annotations
@@ -107,6 +107,10 @@ for _name in ("sgd_bias_l2", "sgd_sum", "sgd_drop_last", "sgd_per_example", "sgd
     globals()[_name].__name__ = _name
 
 
+def sgd_two_lam(X, y, orders, batch_size, eta, lam):  # "(lam / 2) ||w||^2": the gradient taken as 2 lam w
+    return sgd_vectorised(X, y, orders, batch_size, eta, 2 * lam)
+
+
 def sgd_one_epoch(X, y, orders, batch_size, eta, lam):
     return sgd_vectorised(X, y, orders[:1], batch_size, eta, lam)
 
@@ -151,6 +155,7 @@ CATALOGUE = {
             Wrong(sgd_per_example, "once per example"),
             Wrong(sgd_ignores_order, "orders[e]"),
             Wrong(sgd_one_epoch, "no correct run"),
+            Wrong(sgd_two_lam, "twice too large"),
             Wrong(sgd_returns_list, "tuple (w, b)"),
             Wrong(sgd_batch_size_at_most_n, "batch_size larger than n is allowed"),
             Wrong(sgd_needs_an_epoch, ("orders = []", "no step is taken")),
