@@ -43,7 +43,8 @@ def check_ngram_mle(ngram_mle: Callable) -> CheckResult:
             got,
             3 / 17,
             what='ngram_mle(SAM, [], "I")',
-            hint="The unigram model divides by the number of predicted tokens: the 14 words and 3 </s>, never <s>.",
+            hint="The unigram model divides by the number of predicted tokens: every word and every </s>, never <s>.",
+            reveal=False,  # the number the statement asks to work out by hand
         )
         ex.expect_close(
             ex.call(ngram_mle, SAM, ["<s>", "I"], "am"),
@@ -227,7 +228,8 @@ def check_mkn_discounts(mkn_discounts: Callable) -> CheckResult:
             "D3+ = 3 - 4 Y n4 / n3 (counts above 4 play no part).",
         ]
         for name, g, w, hint in zip(("D1", "D2", "D3+"), got, (0.5, 1.0, 2.0), hints):
-            ex.expect_close(g, w, what=f"{name} for n1..n4 = 6, 3, 2, 1", rtol=1e-9, hint=hint)
+            # reveal=False: these are the round numbers the statement asks to work out by hand
+            ex.expect_close(g, w, what=f"{name} for n1..n4 = 6, 3, 2, 1", rtol=1e-9, hint=hint, reveal=False)
         # n1..n4 = 10, 4, 2, 1 (in any order): Y = 10/18
         y = 10 / 18
         counts = [3, 1, 2, 5, 1, 1, 4, 1, 2, 1, 1, 2, 1, 3, 1, 1, 2, 1]

@@ -28,7 +28,22 @@ _TOKEN = re.compile(r"[A-Za-z_]\w*|\d+(?:\.\d+)?(?:e-?\d+)?|\*\*|//|[-+*/%@<>=!]
 # By-hand numbers asked for inside a function exercise (the statement says "work it out by hand first").
 ASKED: dict[str, Callable[[Callable], list[float]]] = {
     "rnn.exercises.check_rnn_params": lambda solution: [solution("lstm", 3, 4)],
+    "ngram.exercises.check_ngram_mle": lambda solution: [solution(_sam(), [], "I")],
+    "classification.exercises.check_f_beta": lambda solution: [solution(0.9, 0.3, b) for b in (1.0, 2.0, 0.5)],
+    "classification.exercises.check_binary_likelihoods": lambda solution: [_fun_given_positive(solution)],
 }
+
+
+def _sam() -> list[list[str]]:
+    from nlp_helpers.ngram.exercises import SAM
+
+    return SAM
+
+
+def _fun_given_positive(solution: Callable) -> float:
+    from nlp_helpers.classification.exercises import REPEATS
+
+    return solution([t.split() for _, t in REPEATS], [c for c, _ in REPEATS], 1.0)["+"]["fun"]
 
 
 def _tokens(text: str) -> list[str]:
