@@ -35,7 +35,12 @@ def check_tanh_via_sigmoid(tanh_via_sigmoid: Callable) -> CheckResult:
     """``tanh_via_sigmoid(z)`` = 2 sigmoid(2 z) - 1 elementwise, for numpy arrays of any shape."""
     with Checker(
         "tanh from the sigmoid",
-        forbidden={"np.tanh": np.tanh, "math.tanh": math.tanh, "torch.tanh": torch.tanh},
+        forbidden={
+            "np.tanh": np.tanh,
+            "math.tanh": math.tanh,
+            "torch.tanh": torch.tanh,
+            "torch.nn.functional.tanh": torch.nn.functional.tanh,
+        },
         forbidden_hint="The exercise asks for tanh built from a sigmoid only.",
     ) as ex:
         got = ex.call(tanh_via_sigmoid, _Z.copy())
@@ -111,6 +116,12 @@ def check_inverted_dropout(inverted_dropout: Callable) -> CheckResult:
             if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float) != 0, wrong != 0):
                 if slip.startswith("inverts") or np.allclose(np.asarray(got, dtype=float), wrong):
                     ex.fail(f"inverted_dropout(x, 0.5, rng(7)) {slip}: read the exercise's rule again.")
+        if np.shape(got) == x.shape and not np.array_equal(np.asarray(got, dtype=float) != 0, keep):
+            ex.fail(
+                "inverted_dropout(x, 0.5, rng(7)) keeps other entries than gen.random(x.shape) >= p: draw the mask "
+                "from the generator `gen` you are given, exactly like that and once, before anything else draws "
+                "from it."
+            )
         ex.expect_close(
             got,
             dropout(x, 0.5, np.random.default_rng(7)),
@@ -179,6 +190,14 @@ def check_layer_norm_backward(layer_norm_backward: Callable) -> CheckResult:
         for path, partial in paths.items():
             if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), partial, rtol=1e-6, atol=1e-9):
                 ex.fail(f"your gradient leaves out the path {path}: x_hat depends on x through it too.")
+        sigma_out = np.sqrt(x.var(axis=1, keepdims=True)) + 1e-5
+        x_hat_out = (x - mu) / sigma_out
+        eps_outside = (dy - dy.mean(1, keepdims=True) - x_hat_out * (dy * x_hat_out).mean(1, keepdims=True)) / sigma_out
+        if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), eps_outside, rtol=1e-7, atol=1e-10):
+            ex.fail(
+                "your sigma adds eps after the square root: the exercise's sigma has eps inside the square root, "
+                "sqrt(var + eps)."
+            )
         if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), unbiased, rtol=1e-6, atol=1e-9):
             ex.fail(
                 "your gradient uses the unbiased variance (divide by d - 1). Layer normalisation uses the biased "
@@ -268,12 +287,16 @@ def check_backprop_by_hand(backprop_by_hand: Callable) -> CheckResult:
 
 
 # ----- AdamW -------------------------------------------------------------------------------------
-def _adamw_reference(params, grads_seq, lr, weight_decay, b1=0.9, b2=0.999, eps=1e-8, decay_first=True):
-    """``torch.optim.AdamW`` in numpy (torch's first step imports torch._dynamo); ``decay_first=False``: the slip."""
+def _adamw_reference(
+    params, grads_seq, lr, weight_decay, b1=0.9, b2=0.999, eps=1e-8, decay_first=True, t_per_tensor=False
+):
+    """``torch.optim.AdamW`` in numpy (torch's first step imports torch._dynamo); ``decay_first=False`` and
+    ``t_per_tensor=True`` (the step count advanced once per tensor): the slips."""
     out = []
     for k, p in enumerate(params):
         p, m, v = np.array(p, dtype=float), 0.0, 0.0
-        for t, grads in enumerate(grads_seq, start=1):
+        for s, grads in enumerate(grads_seq):
+            t = s * len(params) + k + 1 if t_per_tensor else s + 1
             g = np.asarray(grads[k], dtype=float)
             if decay_first:
                 p = p - lr * weight_decay * p
@@ -318,6 +341,12 @@ def check_adamw_step(adamw_step: Callable) -> CheckResult:
         )
         for g, w in zip(got, want):
             if not np.allclose(g, w, rtol=1e-6, atol=1e-9):
+                per_tensor = _adamw_reference(params, grads_seq, lr, 0.0, t_per_tensor=True)
+                if all(np.allclose(a, b, rtol=1e-6, atol=1e-9) for a, b in zip(got, per_tensor)):
+                    ex.fail(
+                        "your step count t advances once for every tensor: it counts steps, so it goes up once per "
+                        "step (one call of adamw_step), and every parameter of that step uses the same t."
+                    )
                 one = _run_student(ex, adamw_step, params, grads_seq[:1], lr, 0.0)
                 if np.allclose(one[0] - params[0], -lr * np.sign(grads_seq[0][0]), atol=1e-6):
                     ex.fail(

@@ -74,6 +74,17 @@ def check_tied_window_lm(tied_window_lm: Callable) -> CheckResult:
     with Checker("A window LM with tied weights") as ex:
         model = ex.call(tied_window_lm, _V, k=_K, dim=_D, seed=0)
         p = _parameters(ex, model)
+        again, other = (ex.call(tied_window_lm, _V, k=_K, dim=_D, seed=s) for s in (0, 1))
+        start = [q.detach().clone() for q in model.parameters()]
+        ex.expect(
+            isinstance(again, torch.nn.Module)
+            and all(torch.equal(q, r) for q, r in zip(start, again.parameters()))
+            and isinstance(other, torch.nn.Module)
+            and not all(torch.equal(q, r) for q, r in zip(start, other.parameters())),
+            f"tied_window_lm({_V}, k={_K}, dim={_D}, seed=...) does not start from the seed: two models built "
+            "with the same seed must start equal, and with another seed differ. Call manual_seed(seed) before "
+            "creating the layers.",
+        )
         contexts = torch.randint(0, _V, (7, _K), generator=torch.Generator().manual_seed(0))
         logits = ex.call(model, contexts)
         ex.expect(
