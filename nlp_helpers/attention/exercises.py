@@ -107,8 +107,9 @@ def check_kv_cache_step(fn) -> CheckResult:
             outs,
             want,
             what="the outputs of five steps",
-            hint="rotate the key at its own position before caching it (never re-rotate cached keys); "
-            "query head i uses key/value head i // (n_heads // n_kv_heads); divide the scores by sqrt(d_h).",
+            hint="rotate the new query and the new key at `position` (the key before caching it; never re-rotate "
+            "cached keys); query head i uses key/value head i // (n_heads // n_kv_heads); divide the scores by "
+            "sqrt(d_h).",
         )
     return ex.result
 
