@@ -10,7 +10,8 @@ Requirements (one wrong answer or more each):
   not scores.
 * ``distinct_n(sequences, n)``: pooled over sequences; short sequences add nothing; n-grams are tuples
   (joined strings collide); ValueError when there is no n-gram at all.
-* ``generate_cached(model, ids, n)``: absolute positions; only the newest token after the prefill; prompt kept;
+* ``generate_cached(model, ids, n)``: absolute positions; the causal mask in the prefill; only the newest token after
+  the prefill; prompt kept;
   ValueError beyond block_size.
 """
 
@@ -231,6 +232,12 @@ def cached_no_length_check(model, ids, max_new_tokens):
     return _cached(model, ids, max_new_tokens, check_length=False)
 
 
+def cached_unmasked_prefill(
+    model, ids, max_new_tokens
+):  # "the tokens must equal greedy decoding": no mask in the prefill
+    return _cached(model, ids, max_new_tokens, causal_prefill=False)
+
+
 def cached_drops_prompt(model, ids, max_new_tokens):
     return _cached(model, ids, max_new_tokens)[:, ids.shape[1] :]
 
@@ -285,6 +292,7 @@ CATALOGUE = {
             Wrong(cached_recomputes, "re-run the whole sequence"),
             Wrong(cached_no_length_check, ("should raise ValueError", "block_size")),
             Wrong(cached_drops_prompt, "starting with the prompt"),
+            Wrong(cached_unmasked_prefill, ("causal mask", "first step")),
         ],
     ),
 }
