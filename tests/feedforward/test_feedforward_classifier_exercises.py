@@ -299,6 +299,13 @@ def ftu_global_random_order(model, train, dev, f, u, lr, embed_lr, batch_size=51
     return history
 
 
+def ftu_summed_loss(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):  # "the MEAN cross-entropy"
+    def loss(logits, y):
+        return torch.nn.functional.cross_entropy(logits, y, reduction="sum")
+
+    return _schedule(model, train, dev, _two_phase(model, f, u, lr, embed_lr), batch_size, seed, loss=loss)
+
+
 def ftu_fixed_seed(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):  # the seed argument ignored
     return freeze_then_unfreeze(model, train, dev, f, u, lr, embed_lr, batch_size, seed=0)
 
@@ -351,6 +358,7 @@ CATALOGUE = {
             Wrong(ftu_changes_the_data, ("modified its input", "`train`")),
             Wrong(ftu_global_random_order, ("seed", "same mini-batches")),
             Wrong(ftu_fixed_seed, ("seed=6", "torch_generator(seed)")),
+            Wrong(ftu_summed_loss, "mean cross-entropy of each batch"),
         ],
     ),
 }
