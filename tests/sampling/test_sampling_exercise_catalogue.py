@@ -4,7 +4,7 @@ styles (all accepted) and the typical wrong answers (each rejected with a hint n
 Requirements (one wrong answer or more each):
 
 * ``by_hand_sampling()``: the crossing token is in the nucleus; the temperature before top-p (both nuclei and
-  P(top)); P(top) renormalised over the nucleus; a tuple of three numbers.
+  P(top)); P(top) renormalised over the nucleus; a tuple of three numbers, the two sizes ints.
 * ``rank_hypotheses(hyps, alpha)``: GNMT's ((5 + |y|) / 6)^alpha, not |y|^alpha; best first; divided, not
   multiplied; stable on ties; ValueError for a length < 1 and for alpha < 0; the input list not sorted; indices,
   not scores.
@@ -56,6 +56,10 @@ def by_hand_forgot_temperature():  # P(top) after top-p at T = 1
 
 def by_hand_one_number():
     return 0.881
+
+
+def by_hand_float_counts():  # "two ints and a float": the sizes as floats
+    return 3.0, 2.0, 0.881
 
 
 # ---------------------------------------------------------------- ranking with a length penalty
@@ -258,6 +262,7 @@ CATALOGUE = {
             Wrong(by_hand_top_p_first, "before the temperature"),
             Wrong(by_hand_forgot_temperature, "divide the logits by T = 0.5 first"),
             Wrong(by_hand_one_number, "tuple of three numbers"),
+            Wrong(by_hand_float_counts, ("counts of tokens", "ints")),
         ],
     ),
     ex.check_rank_hypotheses: Catalogue(
