@@ -1,4 +1,5 @@
-"""Checkers for the exercises of the chapter "Neural networks and neural language models".
+"""Checkers for the exercises of the pages "Neural networks" and "Training neural networks" (the chapter "Neural
+networks and neural language models"; the neural LM page's checkers are in :mod:`nlp_helpers.feedforward.lm_exercises`).
 
 Each checker calls the student's function on small inputs, compares it with the chapter's helpers
 (:mod:`nlp_helpers.feedforward.normalisation`), with numpy or with torch (its binary cross-entropy
@@ -24,7 +25,6 @@ __all__ = [
     "check_binary_cross_entropy",
     "check_inverted_dropout",
     "check_layer_norm_backward",
-    "check_perplexity_by_hand",
     "check_tanh_via_sigmoid",
 ]
 
@@ -385,44 +385,5 @@ def check_adamw_step(adamw_step: Callable) -> CheckResult:
                 f"one step with the gradient 1e-6 should move each weight by {-want[0][0]:.4g}, got "
                 f"{-tiny[0][0]:.4g}: where eps enters matters when the gradients are tiny. Check it against the "
                 "update rule of the exercise (eps is added to the square root of v_hat, not under it)."
-            )
-    return ex.result
-
-
-# ----- perplexity by hand ------------------------------------------------------------------------
-_PPL_PROBS = (0.25, 0.5, 0.125, 0.5)  # the probabilities of the exercise's four test tokens
-_PPL_MISTAKES = [
-    (
-        1 / (sum(_PPL_PROBS) / 4),
-        "that is 1 / (mean probability); perplexity is the geometric mean: "
-        "exp of the mean negative log-probability, or (p1 p2 p3 p4)^(-1/4).",
-    ),
-    (
-        sum(1 / p for p in _PPL_PROBS) / 4,
-        "that is the arithmetic mean of 1/p; perplexity takes the geometric mean, (p1 p2 p3 p4)^(-1/4).",
-    ),
-    (128.0, "that is 1 / (p1 p2 p3 p4); take its 4th root: perplexity is per token."),
-    (1.75, "that is the cross-entropy in bits per token; perplexity is 2 to that power."),
-    (1.75 * np.log(2), "that is the cross-entropy in nats per token; perplexity is e to that power."),
-]
-
-
-def check_perplexity_by_hand(perplexity_by_hand: Callable) -> CheckResult:
-    """``perplexity_by_hand()``: the perplexity (a number) of four tokens of probability 1/4, 1/2, 1/8, 1/2."""
-    with Checker("Perplexity by hand") as ex:
-        got = ex.call(perplexity_by_hand)
-        ex.expect(
-            isinstance(got, (int, float, np.floating, np.integer)) and not isinstance(got, bool),
-            f"perplexity_by_hand() should return one number, got {type(got).__name__}.",
-        )
-        value = float(got)
-        want = float(np.prod(_PPL_PROBS) ** (-1 / len(_PPL_PROBS)))
-        if not np.isclose(value, want, rtol=1e-3):
-            for wrong, hint in _PPL_MISTAKES:
-                if np.isclose(value, wrong, rtol=1e-3):
-                    ex.fail(hint)
-            ex.fail(
-                f"{value:g} is not the perplexity: multiply the four probabilities, then raise the product to "
-                "the power -1/4 (or: average -log p, then exponentiate in the same base)."
             )
     return ex.result

@@ -28,6 +28,7 @@ import numpy as np
 import torch
 
 from nlp_helpers.feedforward import exercises as ex
+from nlp_helpers.feedforward import lm_exercises as lex
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 from tests.feedforward.test_feedforward_exercises import (
     _sigmoid,
@@ -462,7 +463,7 @@ CATALOGUE = {
             Wrong(dropout_allows_p_one, ("inverted_dropout(x, 1.0, gen)", "outside [0, 1)")),
         ],
     ),
-    ex.check_perplexity_by_hand: Catalogue(
+    lex.check_perplexity_by_hand: Catalogue(
         correct=[perplexity_by_hand, ppl_product, ppl_numpy_float],
         wrong=[
             Wrong(ppl_inverse_mean, "1 / (mean probability)"),
