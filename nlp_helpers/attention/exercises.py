@@ -76,6 +76,10 @@ def check_kv_cache_step(fn) -> CheckResult:
                 "the step should return a pair (out_t, cache). Hint: return the new cache too.",
             )
             out_t, cache = got
+            ex.expect(
+                np.shape(out_t) == (d,),
+                f"out_t for token {t} should be a vector of shape ({d},), like x_t; got shape {np.shape(out_t)}.",
+            )
             outs.append(np.asarray(out_t, dtype=float).reshape(-1))
             ex.expect(
                 isinstance(cache, tuple) and len(cache) == 2,

@@ -3,7 +3,8 @@ and typical wrong answers (rejected with a hint naming the mistake).
 
 * ``heads(X, n_heads)``: (B, T, H*d_k) -> (B, H, T, d_k), head h holds columns h*d_k .. (h+1)*d_k - 1.
 * ``kv_step(...)``: RoPE at ``position`` on the query and the key (not the key alone); cache of n_kv_heads (not
-  n_heads) heads; query head i uses kv head i // (n_heads // n_kv_heads); scores divided by sqrt(d_h).
+  n_heads) heads; query head i uses kv head i // (n_heads // n_kv_heads); scores divided by sqrt(d_h); out_t of
+  shape (d,).
 * ``smoothed_ce(logits, targets, eps)``: one number, the mean over positions; eps spread over all V classes;
   targets of -100 left out of the sum and the count; stable for logits ~1e3; inputs unchanged.
 """
@@ -233,6 +234,11 @@ def kv_query_unrotated(x_t, position, cache, W_q, W_k, W_v, W_o, n_heads, n_kv_h
     return np.concatenate(out) @ W_o, (K, V)
 
 
+def kv_row_output(*args):  # "out_t of shape (d,)": a (1, d) row instead
+    out_t, cache = kv_step_ok(*args)
+    return np.asarray(out_t)[None, :], cache
+
+
 # ---------------------------------------------------------------- label smoothing
 def _log_softmax(z):
     z = z - z.max(axis=1, keepdims=True)
@@ -322,6 +328,7 @@ CATALOGUE = {
             Wrong(kv_modulo_groups, "i // (n_heads // n_kv_heads)"),
             Wrong(kv_unscaled, "sqrt(d_h)"),
             Wrong(kv_query_unrotated, ("rotate the new query", "and the new key")),
+            Wrong(kv_row_output, "vector of shape (12,)"),
         ],
     ),
     ex.check_label_smoothing: Catalogue(
