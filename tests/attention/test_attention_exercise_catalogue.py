@@ -252,6 +252,13 @@ def ls_vectorised(logits, targets, eps):
     return float(np.mean((1 - eps) * nll - eps * logp.mean(axis=1)))
 
 
+def ls_per_position(logits, targets, eps):  # "return one float": the kept positions' losses, not their mean
+    keep = targets != -100
+    logp = _log_softmax(np.asarray(logits, dtype=float)[keep])
+    nll = -logp[np.arange(len(logp)), targets[keep]]
+    return (1 - eps) * nll - eps * logp.mean(axis=1)
+
+
 def ls_target_matrix(logits, targets, eps):
     total, count = 0.0, 0
     V = logits.shape[1]
@@ -335,6 +342,7 @@ CATALOGUE = {
         correct=[ls_vectorised, ls_target_matrix],
         wrong=[
             Wrong(ls_sum, "mean"),
+            Wrong(ls_per_position, ("one number", "mean loss")),
             Wrong(ls_other_classes, "all V classes"),
             Wrong(ls_no_uniform, "uniform part"),
             Wrong(ls_no_ignore, "-100"),
