@@ -76,6 +76,10 @@ def check_kv_cache_step(fn) -> CheckResult:
                 "the step should return a pair (out_t, cache). Hint: return the new cache too.",
             )
             out_t, cache = got
+            ex.expect(
+                np.shape(out_t) == (d,),
+                f"out_t for token {t} should be a vector of shape ({d},), like x_t; got shape {np.shape(out_t)}.",
+            )
             outs.append(np.asarray(out_t, dtype=float).reshape(-1))
             ex.expect(
                 isinstance(cache, tuple) and len(cache) == 2,
@@ -107,8 +111,9 @@ def check_kv_cache_step(fn) -> CheckResult:
             outs,
             want,
             what="the outputs of five steps",
-            hint="rotate the key at its own position before caching it (never re-rotate cached keys); "
-            "query head i uses key/value head i // (n_heads // n_kv_heads); divide the scores by sqrt(d_h).",
+            hint="rotate the new query and the new key at `position` (the key before caching it; never re-rotate "
+            "cached keys); query head i uses key/value head i // (n_heads // n_kv_heads); divide the scores by "
+            "sqrt(d_h).",
         )
     return ex.result
 

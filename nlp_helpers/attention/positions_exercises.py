@@ -38,6 +38,11 @@ def check_shift_matrix(fn: Callable) -> CheckResult:
             want = offset_matrix(k, d)
             arr = np.asarray(got, dtype=float)
             if arr.shape == want.shape and not np.allclose(arr, want, atol=1e-9):
+                if k < 0 and np.allclose(arr, offset_matrix(-k, d), atol=1e-9):
+                    ex.fail(
+                        f"{what} shifts by {-k}, not by {k}: k may be negative, and a negative k turns each pair the "
+                        "other way. Use k itself in the angle, not its size."
+                    )
                 if np.allclose(arr, want.T, atol=1e-9):
                     ex.fail(
                         f"{what} shifts backwards, by -k: the positions' encodings are rows, multiplied on the left "

@@ -1,9 +1,10 @@
 """Checkers for the exercises of the page "The transformer: masks, heads, the decoder and positions"
 (``book/attention/transformer.ipynb``).
 
-* :func:`check_decoder_block`: a pre-norm, decoder-only (GPT-style) block written from numpy primitives,
-  compared with :func:`nlp_helpers.attention.transformer.encoder_layer` run with ``norm_first=True`` and a
-  causal mask (itself tested against ``torch.nn.TransformerEncoderLayer``).
+* :func:`check_decoder_block`: a pre-norm, decoder-only (GPT-style) block written from numpy primitives (the
+  package's attention, normalisation and layer functions switched off while the answer runs), compared with
+  :func:`nlp_helpers.attention.transformer.encoder_layer` run with ``norm_first=True`` and a causal mask (itself
+  tested against ``torch.nn.TransformerEncoderLayer``).
 
 The checker also computes the answers of typical mistakes, so that a wrong answer gets a hint naming its mistake.
 """
@@ -14,6 +15,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from nlp_helpers.attention import self_attention as sa
+from nlp_helpers.attention import transformer as tr
 from nlp_helpers.attention.self_attention import causal_mask, multi_head_attention
 from nlp_helpers.attention.transformer import AttentionParams, EncoderLayerParams, encoder_layer, layer_norm
 from nlp_helpers.exercises.checker import Checker, CheckResult
@@ -68,7 +71,21 @@ def check_decoder_block(fn: Callable) -> CheckResult:
         W1, b1 = g.normal(size=(d, d_ff)) / np.sqrt(d), g.normal(size=d_ff) * 0.1
         W2, b2 = g.normal(size=(d_ff, d)) / np.sqrt(d_ff), g.normal(size=d) * 0.1
         cases.append((x, W_Q, W_K, W_V, W_O, W1, b1, W2, b2, n_heads))
-    with Checker("A decoder-only block") as ex:
+    # "from numpy primitives (no package functions)": the package's building blocks are switched off
+    package = {
+        name: getattr(module, name)
+        for module, names in (
+            (sa, ("softmax", "causal_mask", "scaled_dot_product_attention", "split_heads", "merge_heads")),
+            (sa, ("multi_head_attention",)),
+            (tr, ("layer_norm", "feed_forward", "encoder_layer", "decoder_layer", "torch_encoder_layer")),
+        )
+        for name in names
+    }
+    with Checker(
+        "A decoder-only block",
+        forbidden=package,
+        forbidden_hint="Write the layer norm, the masked attention and the feed-forward layer with numpy.",
+    ) as ex:
         for case in cases:
             x, W_Q, W_K, W_V, W_O, W1, b1, W2, b2, n_heads = case
             what = f"decoder_block(x of shape {x.shape}, ..., n_heads={n_heads})"
@@ -84,7 +101,7 @@ def check_decoder_block(fn: Callable) -> CheckResult:
                 got,
                 want,
                 what=what,
-                hint="h = x + MHA(LN(x)) with the causal mask, then h + FFN(LN(h)); LN with the population "
-                "variance and eps = 1e-5 inside the square root.",
+                hint="h = x + MHA(LN(x)) with the causal mask and the scores of each head divided by sqrt(d_h), "
+                "then h + FFN(LN(h)); LN with the population variance and eps = 1e-5 inside the square root.",
             )
     return ex.result

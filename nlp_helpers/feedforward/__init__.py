@@ -12,8 +12,9 @@ Modules (import them directly; this package re-exports nothing):
 * ``pooling_classifier``: a text classifier that pools word embeddings (random, static pretrained
   or fine-tuned) and feeds them to a two-layer network, with early stopping on a dev set.
 * ``window_lm``: Bengio et al.'s (2003) fixed-window neural language model in PyTorch.
-* ``exercises``: the checkers of the exercises of the pages on networks, training and perplexity.
+* ``exercises``: the checkers of the exercises of the pages on networks and training.
 * ``classifier_exercises``: the checkers of the pooling classifier's exercises (pooling by hand, max
   pooling, a freeze-then-unfreeze training schedule).
-* ``lm_exercises``: the checker of the neural LM's exercise (a window LM with tied weights).
+* ``lm_exercises``: the checkers of the neural LM page's exercises (perplexity by hand, a window LM with tied
+  weights).
 """

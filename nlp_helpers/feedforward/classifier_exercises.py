@@ -328,6 +328,22 @@ def _check_run(ex: Checker, freeze_then_unfreeze: Callable, freeze: bool, epochs
     )
 
 
+def _check_seed(ex: Checker, freeze_then_unfreeze: Callable) -> None:
+    """The order of the texts is drawn from ``seed``: the same seed twice gives the same batches, another seed others."""
+    train, dev, E = _schedule_task(3)
+    batches = []
+    for seed in (5, 5, 6):
+        model, watch = _watched_model(E, False)
+        ex.call(freeze_then_unfreeze, model, train, dev, 1, 1, lr=0.05, embed_lr=0.01, batch_size=_BATCH, seed=seed)
+        batches.append([b.tolist() for b in watch.ids])
+    ex.expect(
+        batches[0] == batches[1] and batches[0] != batches[2],
+        "freeze_then_unfreeze(..., seed=5) twice should train on the same mini-batches, and seed=6 on others: draw "
+        "the order of the texts with one generator made from `seed` (torch_generator(seed)), not with torch's "
+        "global random state or a fixed seed.",
+    )
+
+
 def check_freeze_then_unfreeze(freeze_then_unfreeze: Callable) -> CheckResult:
     """``freeze_then_unfreeze(model, train, dev, frozen_epochs, unfrozen_epochs, lr, embed_lr, batch_size, seed)``:
     Adam with the embeddings frozen, then Adam on everything, the embeddings at ``embed_lr``; dev accuracies per epoch."""
@@ -338,4 +354,5 @@ def check_freeze_then_unfreeze(freeze_then_unfreeze: Callable) -> CheckResult:
     ) as ex:
         _check_run(ex, freeze_then_unfreeze, False, (2, 2))
         _check_run(ex, freeze_then_unfreeze, True, (1, 3))
+        _check_seed(ex, freeze_then_unfreeze)
     return ex.result

@@ -1,4 +1,5 @@
-"""Checkers for the exercises of the chapter "Neural networks and neural language models".
+"""Checkers for the exercises of the pages "Neural networks" and "Training neural networks" (the chapter "Neural
+networks and neural language models"; the neural LM page's checkers are in :mod:`nlp_helpers.feedforward.lm_exercises`).
 
 Each checker calls the student's function on small inputs, compares it with the chapter's helpers
 (:mod:`nlp_helpers.feedforward.normalisation`), with numpy or with torch (its binary cross-entropy
@@ -24,7 +25,6 @@ __all__ = [
     "check_binary_cross_entropy",
     "check_inverted_dropout",
     "check_layer_norm_backward",
-    "check_perplexity_by_hand",
     "check_tanh_via_sigmoid",
 ]
 
@@ -35,7 +35,12 @@ def check_tanh_via_sigmoid(tanh_via_sigmoid: Callable) -> CheckResult:
     """``tanh_via_sigmoid(z)`` = 2 sigmoid(2 z) - 1 elementwise, for numpy arrays of any shape."""
     with Checker(
         "tanh from the sigmoid",
-        forbidden={"np.tanh": np.tanh, "math.tanh": math.tanh, "torch.tanh": torch.tanh},
+        forbidden={
+            "np.tanh": np.tanh,
+            "math.tanh": math.tanh,
+            "torch.tanh": torch.tanh,
+            "torch.nn.functional.tanh": torch.nn.functional.tanh,
+        },
         forbidden_hint="The exercise asks for tanh built from a sigmoid only.",
     ) as ex:
         got = ex.call(tanh_via_sigmoid, _Z.copy())
@@ -111,6 +116,12 @@ def check_inverted_dropout(inverted_dropout: Callable) -> CheckResult:
             if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float) != 0, wrong != 0):
                 if slip.startswith("inverts") or np.allclose(np.asarray(got, dtype=float), wrong):
                     ex.fail(f"inverted_dropout(x, 0.5, rng(7)) {slip}: read the exercise's rule again.")
+        if np.shape(got) == x.shape and not np.array_equal(np.asarray(got, dtype=float) != 0, keep):
+            ex.fail(
+                "inverted_dropout(x, 0.5, rng(7)) keeps other entries than gen.random(x.shape) >= p: draw the mask "
+                "from the generator `gen` you are given, exactly like that and once, before anything else draws "
+                "from it."
+            )
         ex.expect_close(
             got,
             dropout(x, 0.5, np.random.default_rng(7)),
@@ -179,6 +190,14 @@ def check_layer_norm_backward(layer_norm_backward: Callable) -> CheckResult:
         for path, partial in paths.items():
             if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), partial, rtol=1e-6, atol=1e-9):
                 ex.fail(f"your gradient leaves out the path {path}: x_hat depends on x through it too.")
+        sigma_out = np.sqrt(x.var(axis=1, keepdims=True)) + 1e-5
+        x_hat_out = (x - mu) / sigma_out
+        eps_outside = (dy - dy.mean(1, keepdims=True) - x_hat_out * (dy * x_hat_out).mean(1, keepdims=True)) / sigma_out
+        if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), eps_outside, rtol=1e-7, atol=1e-10):
+            ex.fail(
+                "your sigma adds eps after the square root: the exercise's sigma has eps inside the square root, "
+                "sqrt(var + eps)."
+            )
         if np.shape(got) == x.shape and np.allclose(np.asarray(got, dtype=float), unbiased, rtol=1e-6, atol=1e-9):
             ex.fail(
                 "your gradient uses the unbiased variance (divide by d - 1). Layer normalisation uses the biased "
@@ -268,12 +287,16 @@ def check_backprop_by_hand(backprop_by_hand: Callable) -> CheckResult:
 
 
 # ----- AdamW -------------------------------------------------------------------------------------
-def _adamw_reference(params, grads_seq, lr, weight_decay, b1=0.9, b2=0.999, eps=1e-8, decay_first=True):
-    """``torch.optim.AdamW`` in numpy (torch's first step imports torch._dynamo); ``decay_first=False``: the slip."""
+def _adamw_reference(
+    params, grads_seq, lr, weight_decay, b1=0.9, b2=0.999, eps=1e-8, decay_first=True, t_per_tensor=False
+):
+    """``torch.optim.AdamW`` in numpy (torch's first step imports torch._dynamo); ``decay_first=False`` and
+    ``t_per_tensor=True`` (the step count advanced once per tensor): the slips."""
     out = []
     for k, p in enumerate(params):
         p, m, v = np.array(p, dtype=float), 0.0, 0.0
-        for t, grads in enumerate(grads_seq, start=1):
+        for s, grads in enumerate(grads_seq):
+            t = s * len(params) + k + 1 if t_per_tensor else s + 1
             g = np.asarray(grads[k], dtype=float)
             if decay_first:
                 p = p - lr * weight_decay * p
@@ -318,6 +341,12 @@ def check_adamw_step(adamw_step: Callable) -> CheckResult:
         )
         for g, w in zip(got, want):
             if not np.allclose(g, w, rtol=1e-6, atol=1e-9):
+                per_tensor = _adamw_reference(params, grads_seq, lr, 0.0, t_per_tensor=True)
+                if all(np.allclose(a, b, rtol=1e-6, atol=1e-9) for a, b in zip(got, per_tensor)):
+                    ex.fail(
+                        "your step count t advances once for every tensor: it counts steps, so it goes up once per "
+                        "step (one call of adamw_step), and every parameter of that step uses the same t."
+                    )
                 one = _run_student(ex, adamw_step, params, grads_seq[:1], lr, 0.0)
                 if np.allclose(one[0] - params[0], -lr * np.sign(grads_seq[0][0]), atol=1e-6):
                     ex.fail(
@@ -356,44 +385,5 @@ def check_adamw_step(adamw_step: Callable) -> CheckResult:
                 f"one step with the gradient 1e-6 should move each weight by {-want[0][0]:.4g}, got "
                 f"{-tiny[0][0]:.4g}: where eps enters matters when the gradients are tiny. Check it against the "
                 "update rule of the exercise (eps is added to the square root of v_hat, not under it)."
-            )
-    return ex.result
-
-
-# ----- perplexity by hand ------------------------------------------------------------------------
-_PPL_PROBS = (0.25, 0.5, 0.125, 0.5)  # the probabilities of the exercise's four test tokens
-_PPL_MISTAKES = [
-    (
-        1 / (sum(_PPL_PROBS) / 4),
-        "that is 1 / (mean probability); perplexity is the geometric mean: "
-        "exp of the mean negative log-probability, or (p1 p2 p3 p4)^(-1/4).",
-    ),
-    (
-        sum(1 / p for p in _PPL_PROBS) / 4,
-        "that is the arithmetic mean of 1/p; perplexity takes the geometric mean, (p1 p2 p3 p4)^(-1/4).",
-    ),
-    (128.0, "that is 1 / (p1 p2 p3 p4); take its 4th root: perplexity is per token."),
-    (1.75, "that is the cross-entropy in bits per token; perplexity is 2 to that power."),
-    (1.75 * np.log(2), "that is the cross-entropy in nats per token; perplexity is e to that power."),
-]
-
-
-def check_perplexity_by_hand(perplexity_by_hand: Callable) -> CheckResult:
-    """``perplexity_by_hand()``: the perplexity (a number) of four tokens of probability 1/4, 1/2, 1/8, 1/2."""
-    with Checker("Perplexity by hand") as ex:
-        got = ex.call(perplexity_by_hand)
-        ex.expect(
-            isinstance(got, (int, float, np.floating, np.integer)) and not isinstance(got, bool),
-            f"perplexity_by_hand() should return one number, got {type(got).__name__}.",
-        )
-        value = float(got)
-        want = float(np.prod(_PPL_PROBS) ** (-1 / len(_PPL_PROBS)))
-        if not np.isclose(value, want, rtol=1e-3):
-            for wrong, hint in _PPL_MISTAKES:
-                if np.isclose(value, wrong, rtol=1e-3):
-                    ex.fail(hint)
-            ex.fail(
-                f"{value:g} is not the perplexity: multiply the four probabilities, then raise the product to "
-                "the power -1/4 (or: average -log p, then exponentiate in the same base)."
             )
     return ex.result

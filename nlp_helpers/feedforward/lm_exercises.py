@@ -6,17 +6,21 @@ builds: the parameter count (no separate output matrix, an output bias), the emb
 [-0.1, 0.1]), the logits against the formula
 computed from the model's own parameters, and the gradient of the embeddings through both of their paths
 (as inputs and as output weights) against autograd on that formula.
+
+``perplexity_by_hand()`` returns the perplexity of four tokens worked out on paper, checked as a value with the
+typical slips recognised (the arithmetic mean of 1/p, 1 / mean p, the cross-entropy itself, no 4th root).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import torch
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
 
-__all__ = ["check_tied_window_lm"]
+__all__ = ["check_perplexity_by_hand", "check_tied_window_lm"]
 
 _V, _K, _D = 13, 3, 5  # shapes that tell the parameters apart: E (13, 5), W (5, 15), b (5,), c (13,)
 
@@ -74,6 +78,17 @@ def check_tied_window_lm(tied_window_lm: Callable) -> CheckResult:
     with Checker("A window LM with tied weights") as ex:
         model = ex.call(tied_window_lm, _V, k=_K, dim=_D, seed=0)
         p = _parameters(ex, model)
+        again, other = (ex.call(tied_window_lm, _V, k=_K, dim=_D, seed=s) for s in (0, 1))
+        start = [q.detach().clone() for q in model.parameters()]
+        ex.expect(
+            isinstance(again, torch.nn.Module)
+            and all(torch.equal(q, r) for q, r in zip(start, again.parameters()))
+            and isinstance(other, torch.nn.Module)
+            and not all(torch.equal(q, r) for q, r in zip(start, other.parameters())),
+            f"tied_window_lm({_V}, k={_K}, dim={_D}, seed=...) does not start from the seed: two models built "
+            "with the same seed must start equal, and with another seed differ. Call manual_seed(seed) before "
+            "creating the layers.",
+        )
         contexts = torch.randint(0, _V, (7, _K), generator=torch.Generator().manual_seed(0))
         logits = ex.call(model, contexts)
         ex.expect(
@@ -108,4 +123,43 @@ def check_tied_window_lm(tied_window_lm: Callable) -> CheckResult:
             "through the output scores (E h) and through the context embeddings. Do not detach or copy E in "
             "either place.",
         )
+    return ex.result
+
+
+# ----- perplexity by hand ------------------------------------------------------------------------
+_PPL_PROBS = (0.25, 0.5, 0.125, 0.5)  # the probabilities of the exercise's four test tokens
+_PPL_MISTAKES = [
+    (
+        1 / (sum(_PPL_PROBS) / 4),
+        "that is 1 / (mean probability); perplexity is the geometric mean: "
+        "exp of the mean negative log-probability, or (p1 p2 p3 p4)^(-1/4).",
+    ),
+    (
+        sum(1 / p for p in _PPL_PROBS) / 4,
+        "that is the arithmetic mean of 1/p; perplexity takes the geometric mean, (p1 p2 p3 p4)^(-1/4).",
+    ),
+    (128.0, "that is 1 / (p1 p2 p3 p4); take its 4th root: perplexity is per token."),
+    (1.75, "that is the cross-entropy in bits per token; perplexity is 2 to that power."),
+    (1.75 * np.log(2), "that is the cross-entropy in nats per token; perplexity is e to that power."),
+]
+
+
+def check_perplexity_by_hand(perplexity_by_hand: Callable) -> CheckResult:
+    """``perplexity_by_hand()``: the perplexity (a number) of four tokens of probability 1/4, 1/2, 1/8, 1/2."""
+    with Checker("Perplexity by hand") as ex:
+        got = ex.call(perplexity_by_hand)
+        ex.expect(
+            isinstance(got, (int, float, np.floating, np.integer)) and not isinstance(got, bool),
+            f"perplexity_by_hand() should return one number, got {type(got).__name__}.",
+        )
+        value = float(got)
+        want = float(np.prod(_PPL_PROBS) ** (-1 / len(_PPL_PROBS)))
+        if not np.isclose(value, want, rtol=1e-3):
+            for wrong, hint in _PPL_MISTAKES:
+                if np.isclose(value, wrong, rtol=1e-3):
+                    ex.fail(hint)
+            ex.fail(
+                f"{value:g} is not the perplexity: multiply the four probabilities, then raise the product to "
+                "the power -1/4 (or: average -log p, then exponentiate in the same base)."
+            )
     return ex.result

@@ -67,8 +67,10 @@ def check_truncated_bptt(fn: Callable) -> CheckResult:
                 got,
                 want,
                 what=what,
-                hint="For each step t, start from g = h_t - y_t and walk back to k = max(1, t - tau + 1): "
-                "delta = g * (1 - h_k^2), add outer(delta, h_(k-1)), then g = U^T delta.",
+                hint="Each error E_t goes back through the steps k = t, t - 1, ..., max(1, t - tau + 1) and no "
+                "further (never to k = 0 or below, and tau may exceed t). Check the loop's bounds on a small T by hand, "
+                "then each step's factors: the tanh's derivative at step k, the state that U multiplies at step k, "
+                "and the matrix the error goes back through.",
             )
         ex.expect_raises(
             ValueError,

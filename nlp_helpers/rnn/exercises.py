@@ -358,6 +358,13 @@ def check_bi_gru(bi_gru: Callable) -> CheckResult:
                 f"for x of shape {(B, T, d_in)} the result should have shape {want.shape} (B, T, 2H), "
                 f"got {got.shape}: concatenate the forward and backward states along the last axis.",
             )
+            if np.allclose(got[..., :H], want[..., H:], rtol=1e-4, atol=1e-6) and not np.allclose(
+                want[..., :H], want[..., H:], rtol=1e-4, atol=1e-6
+            ):
+                ex.fail(
+                    "The halves are the other way round: position t holds [forward state ; backward state], the "
+                    "forward states first, as nn.GRU(bidirectional=True) returns them."
+                )
             ex.expect_close(
                 got[..., :H],
                 want[..., :H],

@@ -53,6 +53,11 @@ def check_sampling_by_hand(by_hand_sampling: Callable) -> CheckResult:
             n1, n05, p_top = float(got[0]), float(got[1]), float(got[2])
         except (TypeError, ValueError):
             ex.fail(f"by_hand_sampling() should return three numbers, got {got!r}.")
+        ex.expect(
+            all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in got[:2]),
+            f"by_hand_sampling() returned the nucleus sizes {got[0]!r} and {got[1]!r}: they are counts of tokens, "
+            "so return them as ints.",
+        )
         want_n1, want_n05, want_p = _by_hand_answers()
         z = np.array(BY_HAND_LOGITS)
         if (n1, n05) == (want_n1 - 1, want_n05 - 1):

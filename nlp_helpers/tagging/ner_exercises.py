@@ -33,6 +33,16 @@ def _bioes(spans, n, scheme="bioes"):
     return tags
 
 
+def _merge_adjacent(spans):
+    out = []
+    for kind, start, end in sorted(spans, key=lambda s: s[1]):
+        if out and out[-1][0] == kind and out[-1][2] == start:
+            out[-1] = (kind, out[-1][1], end)
+        else:
+            out.append((kind, start, end))
+    return out
+
+
 def check_spans_to_bioes(fn: Callable) -> CheckResult:
     """``fn(spans, n)`` -> a list of ``n`` BIOES tags for end-exclusive ``(type, start, end)`` spans."""
     cases = [
@@ -47,9 +57,22 @@ def check_spans_to_bioes(fn: Callable) -> CheckResult:
     with Checker("From spans to BIOES tags") as ex:
         for spans, n in cases:
             what = f"spans_to_bioes({spans}, {n})"
-            got = ex.call(fn, spans, n)
+            got, error = ex.try_call(fn, spans, n)
+            if isinstance(error, ValueError):
+                ex.fail(
+                    f"{what} raised ValueError ({error}), but these spans are valid: they may come in any order, "
+                    "and a span that starts where another ends does not overlap it (the end is exclusive)."
+                )
+            if error is not None:
+                ex.fail(f"calling {what} raised {type(error).__name__}: {error}.")
             want = _bioes(spans, n)
             if got != want:
+                merged = _merge_adjacent(spans)
+                if merged != sorted(spans, key=lambda s: s[1]) and got == _bioes(merged, n):
+                    ex.fail(
+                        f"{what} merged two adjacent entities of one type into one: each span is an entity of its "
+                        "own, so each gets its own B- ... E- (or S-)."
+                    )
                 if got == _bioes(spans, n, "bio"):
                     ex.fail(f"{what} returned BIO tags: a one-word entity is S-, the last word of a longer one E-.")
                 if isinstance(got, list) and len(got) == n:
@@ -88,6 +111,19 @@ def check_spans_to_bioes(fn: Callable) -> CheckResult:
             what="spans_to_bioes([('PER', 2, 5)], 4)",
             hint="A span that ends after the sentence is an error: check every span against the sentence length before you tag.",
         )
+        for spans, n, wrong in (
+            ([("PER", 2, 2)], 4, "an empty span (start == end) holds no word"),
+            ([("PER", -1, 1)], 3, "a span cannot start before the sentence (start < 0)"),
+            ([("PER", 3, 1)], 4, "a span cannot end before it starts"),
+        ):
+            ex.expect_raises(
+                ValueError,
+                fn,
+                spans,
+                n,
+                what=f"spans_to_bioes({spans}, {n})",
+                hint=f"Check both ends of every span against the sentence, and that it holds a word: {wrong}.",
+            )
     return ex.result
 
 
@@ -119,7 +155,14 @@ def check_span_f1_by_type(fn: Callable) -> CheckResult:
     with Checker("Span F1 by entity type") as ex:
         for gold, pred in _cases():
             what = f"span_f1_by_type({gold}, {pred})"
-            got = ex.call(fn, gold, pred)
+            got, error = ex.try_call(fn, gold, pred)
+            if isinstance(error, ZeroDivisionError):
+                ex.fail(
+                    f"{what} raised ZeroDivisionError: a type may have no predicted (or no gold) entity. A ratio "
+                    "with a zero denominator is 0, and so is F1 when precision and recall are both 0."
+                )
+            if error is not None:
+                ex.fail(f"calling {what} raised {type(error).__name__}: {error}.")
             ex.expect(isinstance(got, dict), f"{what} should return a dict, got {type(got).__name__}.")
             want = _by_type(gold, pred)
             macro = tuple(float(np.mean([v[i] for v in want.values()])) for i in range(3))
@@ -137,8 +180,9 @@ def check_span_f1_by_type(fn: Callable) -> CheckResult:
                     tuple(g),
                     (p, r, f),
                     what=f"{what}[{kind!r}]",
-                    hint="An entity counts only if its type and both boundaries match; read entities as conlleval "
-                    "does (an I- tag after O or after another type opens one); 0 when a denominator is 0.",
+                    hint="An entity counts only if its sentence, type and both boundaries match (two sentences may "
+                    "have entities at the same positions); read entities as conlleval does (an I- tag after O or "
+                    "after another type opens one); 0 when a denominator is 0.",
                 )
             if "macro" not in got:
                 ex.fail(f"{what} has no 'macro' entry: add the unweighted mean over types.")

@@ -62,6 +62,10 @@ def check_beam_decode(beam_decode: Callable) -> CheckResult:
                     f"{what} should return a tuple (path, log_score), got {type(got).__name__}.",
                 )
                 path, score = got
+                ex.expect(
+                    isinstance(path, list) and all(isinstance(k, (int, np.integer)) for k in path),
+                    f"{what} should return the path as a list of ints (tag indices), got {type(path).__name__}.",
+                )
                 path = [int(k) for k in path]
                 want_path, want_score = _beam(log_start, log_trans, log_em, beam)
                 if path != want_path:
@@ -93,6 +97,18 @@ def check_beam_decode(beam_decode: Callable) -> CheckResult:
                 )
         if pending:
             ex.fail(f"{pending} Keep the `beam` best extended paths, each ranked by its full score.")
+        K = 3  # every path scores the same: only the tie rule decides
+        log_start, log_trans, log_em = np.full(K, np.log(1 / K)), np.full((K, K), np.log(1 / K)), np.full((3, K), -1.0)
+        for beam in (1, 2, 4):
+            what = f"beam_decode(...) with every path scoring the same (T=3, K={K}, beam={beam})"
+            path, _ = ex.call(beam_decode, log_start, log_trans, log_em, beam)
+            want_path, _ = _beam(log_start, log_trans, log_em, beam)
+            ex.expect(
+                [int(k) for k in path] == want_path,
+                f"{what} returned the path {[int(k) for k in path]}. On a tie, keep the candidate generated first "
+                "(kept paths in order of score, tags in increasing order), and at the end the first best path: "
+                "sort by the score alone (a stable sort), not by (score, path).",
+            )
         log_start, log_trans, log_em = _problems()[0]
         ex.expect_raises(
             ValueError,

@@ -2,8 +2,9 @@
 and typical wrong answers (rejected with a hint naming the mistake).
 
 * ``heads(X, n_heads)``: (B, T, H*d_k) -> (B, H, T, d_k), head h holds columns h*d_k .. (h+1)*d_k - 1.
-* ``kv_step(...)``: RoPE at ``position``; cache of n_kv_heads (not n_heads) heads; query head i uses kv head
-  i // (n_heads // n_kv_heads); scores divided by sqrt(d_h).
+* ``kv_step(...)``: RoPE at ``position`` on the query and the key (not the key alone); cache of n_kv_heads (not
+  n_heads) heads; query head i uses kv head i // (n_heads // n_kv_heads); scores divided by sqrt(d_h); out_t of
+  shape (d,).
 * ``smoothed_ce(logits, targets, eps)``: one number, the mean over positions; eps spread over all V classes;
   targets of -100 left out of the sum and the count; stable for logits ~1e3; inputs unchanged.
 """
@@ -212,6 +213,32 @@ def kv_unscaled(x_t, position, cache, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, b
     return kv_vectorised(x_t, position, cache, W_q * np.sqrt(d_h), W_k, W_v, W_o, n_heads, n_kv_heads, base)
 
 
+def kv_query_unrotated(x_t, position, cache, W_q, W_k, W_v, W_o, n_heads, n_kv_heads, base):
+    """Rotates the key at its position but not the query: the scores then depend on absolute positions."""
+    d_h = W_q.shape[1] // n_heads
+    half = d_h // 2
+    angle = position * base ** (-2 * np.arange(half) / d_h)
+    cos, sin = np.cos(angle), np.sin(angle)
+    k = (x_t @ W_k).reshape(n_kv_heads, d_h)
+    k = np.concatenate([k[:, :half] * cos - k[:, half:] * sin, k[:, :half] * sin + k[:, half:] * cos], axis=-1)
+    v = (x_t @ W_v).reshape(n_kv_heads, d_h)
+    K = k[:, None] if cache is None else np.concatenate([cache[0], k[:, None]], axis=1)
+    V = v[:, None] if cache is None else np.concatenate([cache[1], v[:, None]], axis=1)
+    q = (x_t @ W_q).reshape(n_heads, d_h)
+    out = []
+    for i in range(n_heads):
+        j = i // (n_heads // n_kv_heads)
+        s = K[j] @ q[i] / np.sqrt(d_h)
+        w = np.exp(s - s.max())
+        out.append((w / w.sum()) @ V[j])
+    return np.concatenate(out) @ W_o, (K, V)
+
+
+def kv_row_output(*args):  # "out_t of shape (d,)": a (1, d) row instead
+    out_t, cache = kv_step_ok(*args)
+    return np.asarray(out_t)[None, :], cache
+
+
 # ---------------------------------------------------------------- label smoothing
 def _log_softmax(z):
     z = z - z.max(axis=1, keepdims=True)
@@ -223,6 +250,13 @@ def ls_vectorised(logits, targets, eps):
     logp = _log_softmax(np.asarray(logits, dtype=float)[keep])
     nll = -logp[np.arange(len(logp)), targets[keep]]
     return float(np.mean((1 - eps) * nll - eps * logp.mean(axis=1)))
+
+
+def ls_per_position(logits, targets, eps):  # "return one float": the kept positions' losses, not their mean
+    keep = targets != -100
+    logp = _log_softmax(np.asarray(logits, dtype=float)[keep])
+    nll = -logp[np.arange(len(logp)), targets[keep]]
+    return (1 - eps) * nll - eps * logp.mean(axis=1)
 
 
 def ls_target_matrix(logits, targets, eps):
@@ -300,12 +334,15 @@ CATALOGUE = {
             Wrong(kv_shared_cache, "key heads"),
             Wrong(kv_modulo_groups, "i // (n_heads // n_kv_heads)"),
             Wrong(kv_unscaled, "sqrt(d_h)"),
+            Wrong(kv_query_unrotated, ("rotate the new query", "and the new key")),
+            Wrong(kv_row_output, "vector of shape (12,)"),
         ],
     ),
     ex.check_label_smoothing: Catalogue(
         correct=[ls_vectorised, ls_target_matrix],
         wrong=[
             Wrong(ls_sum, "mean"),
+            Wrong(ls_per_position, ("one number", "mean loss")),
             Wrong(ls_other_classes, "all V classes"),
             Wrong(ls_no_uniform, "uniform part"),
             Wrong(ls_no_ignore, "-100"),

@@ -52,6 +52,11 @@ def rope_no_check(x, positions, base):
     return out
 
 
+def rope_in_place(x, positions, base):  # "returning a new array": turns the caller's x
+    x[:] = rope_slices(x, positions, base)
+    return x
+
+
 CATALOGUE = {
     check_rope_interleaved: Catalogue(
         correct=[rope_slices, rope_matrices],
@@ -61,6 +66,7 @@ CATALOGUE = {
             Wrong(lambda x, p, b: rope_slices(x, p, b, exponent=1.0), "base^(-2m/d)"),
             Wrong(lambda x, p, b: rope_slices(x, p, b, rows=True), "given positions"),
             Wrong(rope_no_check, "odd d"),
+            Wrong(rope_in_place, ("modified its input", "`x`")),
         ],
     ),
 }

@@ -40,6 +40,10 @@ def shift_no_check(k, d):
     return offset_matrix(k, d - d % 2) if d % 2 == 0 else np.eye(d)
 
 
+def shift_abs_k(k, d):  # "an int k (any sign)": the size of k only
+    return shift_blocks(abs(k), d)
+
+
 CATALOGUE = {
     check_shift_matrix: Catalogue(
         correct=[shift_blocks, shift_vectorised],
@@ -47,6 +51,7 @@ CATALOGUE = {
             Wrong(lambda k, d: shift_blocks(k, d, transpose=True), "shifts backwards"),
             Wrong(lambda k, d: shift_blocks(k, d, exponent=1), "10000^(-2i/d)"),
             Wrong(shift_no_check, "odd d"),
+            Wrong(shift_abs_k, ("k may be negative", "other way")),
         ],
     ),
 }

@@ -8,7 +8,8 @@
 * ``previous_token_head(V, T_max)``: a pair (W_Q, W_K) of shape (V + T_max, d_k); weight >= 0.9 on position
   t - 1 for every t >= 1, every length 2..T_max and any words; ValueError for V < 1 or T_max < 2.
 * ``decoder_block(x, ...)``: pre-norm (x + f(LN(x))), not post-norm; the residual adds x, not LN(x); both
-  residuals; the causal mask (token t sees 0..t, not the future); LN with the population variance.
+  residuals; the causal mask (token t sees 0..t, not the future); LN with the population variance; scores divided
+  by sqrt(d_h); from numpy primitives (the package's attention, normalisation and layer functions switched off).
 """
 
 from __future__ import annotations
@@ -143,7 +144,11 @@ def _causal_mha(x, W_Q, W_K, W_V, W_O, n_heads, mask="causal"):
     T, d = x.shape
     d_h = d // n_heads
     Q, K, V = x @ W_Q, x @ W_K, x @ W_V
-    allowed = {"causal": causal_mask(T), "none": np.ones((T, T), bool), "future": np.triu(np.ones((T, T), bool))}
+    allowed = {
+        "causal": np.tril(np.ones((T, T), bool)),
+        "none": np.ones((T, T), bool),
+        "future": np.triu(np.ones((T, T), bool)),
+    }
     outs = []
     for i in range(n_heads):
         c = slice(i * d_h, (i + 1) * d_h)
@@ -167,7 +172,46 @@ def block_ok(x, W_Q, W_K, W_V, W_O, W1, b1, W2, b2, n_heads, mask="causal", form
     return h + ffn(_ln(h))
 
 
-def block_package(x, W_Q, W_K, W_V, W_O, W1, b1, W2, b2, n_heads):
+def block_einsum(x, W_Q, W_K, W_V, W_O, W1, b1, W2, b2, n_heads):  # all heads at once
+    T, d = x.shape
+    d_h = d // n_heads
+
+    def norm(h, eps=1e-5):
+        mu = h.mean(-1, keepdims=True)
+        return (h - mu) / np.sqrt(((h - mu) ** 2).mean(-1, keepdims=True) + eps)
+
+    def heads(m):  # (T, d) -> (n_heads, T, d_h)
+        return m.reshape(T, n_heads, d_h).transpose(1, 0, 2)
+
+    z = norm(x)
+    q, k, v = heads(z @ W_Q), heads(z @ W_K), heads(z @ W_V)
+    s = np.einsum("htd,hsd->hts", q, k) / np.sqrt(d_h) + np.triu(np.full((T, T), -np.inf), k=1)
+    w = np.exp(s - s.max(-1, keepdims=True))
+    a = np.einsum("hts,hsd->htd", w / w.sum(-1, keepdims=True), v).transpose(1, 0, 2).reshape(T, d)
+    h = x + a @ W_O
+    return h + np.maximum(0, norm(h) @ W1 + b1) @ W2 + b2
+
+
+def block_sample_variance(x, W_Q, W_K, W_V, W_O, W1, b1, W2, b2, n_heads):  # "population variance"
+    def ln(h):
+        return (h - h.mean(1, keepdims=True)) / np.sqrt(h.var(1, ddof=1, keepdims=True) + 1e-5)
+
+    h = x + _causal_mha(ln(x), W_Q, W_K, W_V, W_O, n_heads)
+    return h + np.maximum(0, ln(h) @ W1 + b1) @ W2 + b2
+
+
+def block_scaled_by_d_model(x, W_Q, W_K, W_V, W_O, W1, b1, W2, b2, n_heads):  # "scores divided by sqrt(d_h)"
+    shrink = np.sqrt((x.shape[1] // n_heads) / x.shape[1])  # q . k / sqrt(d_model) = (q * shrink) . k / sqrt(d_h)
+    h = x + _causal_mha(_ln(x), W_Q * shrink, W_K, W_V, W_O, n_heads)
+    return h + np.maximum(0, _ln(h) @ W1 + b1) @ W2 + b2
+
+
+def block_no_attention_residual(x, W_Q, W_K, W_V, W_O, W1, b1, W2, b2, n_heads):  # "adds its output to the stream"
+    h = _causal_mha(_ln(x), W_Q, W_K, W_V, W_O, n_heads)
+    return h + np.maximum(0, _ln(x + h) @ W1 + b1) @ W2 + b2
+
+
+def block_package(x, W_Q, W_K, W_V, W_O, W1, b1, W2, b2, n_heads):  # "no package functions"
     a = multi_head_attention(_ln(x), W_Q, W_K, W_V, W_O, n_heads, causal_mask(len(x)))[0]
     h = x + a
     return h + np.maximum(0, _ln(h) @ W1 + b1) @ W2 + b2
@@ -210,8 +254,12 @@ CATALOGUE = {
         ],
     ),
     check_decoder_block: Catalogue(
-        correct=[block_ok, block_package],
+        correct=[block_ok, block_einsum],
         wrong=[
+            Wrong(block_package, ("`causal_mask`", "build it yourself")),
+            Wrong(block_sample_variance, "population"),
+            Wrong(block_scaled_by_d_model, "sqrt(d_h)"),
+            Wrong(block_no_attention_residual, "residual connection"),
             Wrong(lambda *a: block_ok(*a, mask="none"), "causal mask"),
             Wrong(lambda *a: block_ok(*a, mask="future"), "wrong way round"),
             Wrong(lambda *a: block_ok(*a, form="post"), "post-norm"),

@@ -1,12 +1,15 @@
 """Catalogue of the BERT chapter's exercises: requirements, correct answers in several styles (accepted)
 and typical wrong answers (rejected with a hint naming the mistake).
 
-* ``greedy_wordpiece``: longest match first; ``##`` on continuation pieces; ``["[UNK]"]`` for the whole word.
+* ``greedy_wordpiece``: longest match first; ``##`` on continuation pieces; ``["[UNK]"]`` (a list) for the whole
+  word.
 * ``mlm_by_hand``: only ordinary tokens are selected; 80 % of the *selected* become [MASK]; the visible
   targets are the unchanged 10 % of the selected, as a share of all ordinary tokens; three numbers.
 * ``masked_max``: (B, d); padding never wins, even when larger than every real value (or inf); negative
-  real values survive (no multiplication by the mask); a max, not a mean; ValueError for an empty mask.
-* ``c_tf_idf_scores``: row-normalised tf times ln(1 + mean words per class / tf_w), natural log.
+  real values survive (no multiplication by the mask); a max, not a mean; ValueError for an empty mask, naming
+  attention_mask; hidden unchanged.
+* ``c_tf_idf_scores``: row-normalised tf times ln(1 + mean words per class / tf_w) (the mean, not the total),
+  natural log.
 * ``answer_or_abstain``: the best valid span (i <= j, both allowed, j - i + 1 <= max_len), or None when the
   [CLS] score start[0] + end[0] beats it by more than the threshold (strictly; a tie answers).
 """
@@ -143,6 +146,28 @@ def abstain_by_the_helper(start, end, allowed, max_len, threshold):  # "do not u
     return None if start[0] + end[0] > start[i] + end[j] + threshold else (int(i), int(j))
 
 
+# ----- second pass over the statements: each stated requirement broken alone
+def ctfidf_total_words(counts):  # "n-bar, the AVERAGE number of words per cluster": the total instead
+    counts = np.asarray(counts, dtype=float)
+    size = counts.sum(1, keepdims=True)
+    return counts / size * np.log(1 + size.sum() / counts.sum(0))
+
+
+def max_fills_padding_in_place(
+    hidden, attention_mask
+):  # "leave the arguments unchanged": -inf into the caller's hidden
+    m = np.asarray(attention_mask, dtype=bool)
+    if not m.any(axis=1).all():
+        raise ValueError("attention_mask: a sentence has no real token")
+    hidden[~m] = -np.inf
+    return hidden.max(axis=1)
+
+
+def wp_list_of_unk_pieces(word, vocab):  # "return ["[UNK]"] for the whole word": a string, not a list
+    pieces = wp_ok(word, vocab)
+    return "[UNK]" if pieces == ["[UNK]"] else pieces
+
+
 CATALOGUE = {
     ex.check_greedy_wordpiece: Catalogue(
         correct=[wp_ok, wp_recursive],
@@ -150,6 +175,7 @@ CATALOGUE = {
             Wrong(wp_partial_unk, "whole word"),
             Wrong(wp_shortest_first, "longest"),
             Wrong(wp_no_hashes, "'##"),
+            Wrong(wp_list_of_unk_pieces, "['[UNK]']"),
         ],
     ),
     ex.check_mlm_by_hand: Catalogue(
@@ -170,6 +196,7 @@ CATALOGUE = {
             Wrong(max_mean_instead, "mean of the real tokens"),
             Wrong(max_no_empty_check, "ValueError"),
             Wrong(max_error_without_the_argument, ("does not name", "attention_mask")),
+            Wrong(max_fills_padding_in_place, ("modified its input", "`hidden`")),
         ],
     ),
     ex.check_c_tf_idf: Catalogue(
@@ -178,6 +205,7 @@ CATALOGUE = {
             Wrong(ctfidf_log10, "natural logarithm"),
             Wrong(ctfidf_raw_tf, "words in class c"),
             Wrong(ctfidf_global_normalisation, "words in class c"),
+            Wrong(ctfidf_total_words, "average words per class"),
         ],
     ),
     ex.check_answer_or_abstain: Catalogue(

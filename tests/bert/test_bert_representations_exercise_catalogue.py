@@ -8,7 +8,7 @@ and typical wrong answers (rejected with a hint naming the mistake).
   ValueError for no sentences, for an offset no sentence reaches, for weights that are not 4-D.
 * ``all_but_the_top(X, k)``: centre X (subtract each dimension's mean over the rows); the principal directions
   of the centred X (not of the raw X); remove the k of LARGEST variance (not the smallest); k = 0 returns the
-  centred X; an ``(N, d)`` array; ValueError for k < 0, k >= d, X not 2-D.
+  centred X; a new ``(N, d)`` array (X unchanged); ValueError for k < 0, k >= d, X not 2-D.
 """
 
 from __future__ import annotations
@@ -123,6 +123,14 @@ def _abtt_variant(*, centre=True, smallest=False, raw_pca=False, **checks):
     return all_but_the_top
 
 
+def abtt_centres_in_place(X, k):  # "return a new array": centres the caller's X
+    if X.ndim != 2 or not 0 <= k < X.shape[1]:
+        raise ValueError("X must be (N, d) and 0 <= k < d")
+    X -= X.mean(axis=0)
+    _, _, vt = np.linalg.svd(X, full_matrices=False)
+    return X - (X @ vt[:k].T) @ vt[:k]
+
+
 CATALOGUE = {
     check_offset_attention: Catalogue(
         correct=[offset_loop, offset_diagonal, _offset_variant()],
@@ -144,6 +152,7 @@ CATALOGUE = {
             Wrong(_abtt_variant(check_low=False), "at least 0"),
             Wrong(_abtt_variant(check_high=False), "below the dimension"),
             Wrong(_abtt_variant(check_ndim=False), "2-D"),
+            Wrong(abtt_centres_in_place, ("modified its input", "`X`")),
         ],
     ),
 }

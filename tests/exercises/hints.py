@@ -131,6 +131,7 @@ def leaks(checker: Callable, message: str) -> list[str]:
     """What of the answer ``message`` gives away: shared code runs and asked-for numbers (empty: none)."""
     key = checker_key(checker)
     message = message.split(GENERIC, 1)[0]  # the guard's advice on copying inputs is the same for every exercise
+    message = re.sub(r"\bshape=\([^)]*\)", " ", message)  # the guard's description of an array argument
     found = [" ".join(run) for run in _runs(_tokens(message)) & _solution_runs(key)]
     message = re.sub(r"\b(got|returned|gave|is not|does not have)\s+\S+", " ", message)  # the student's own value
     for v in asked_numbers(key):

@@ -28,7 +28,7 @@ SLOWEST = [
     "classification.exercises.check_approximate_randomization",
     "ngram.exercises.check_modified_kn",
     "feedforward.exercises.check_adamw_step",
-    "feedforward.classifier_exercises.check_freeze_then_unfreeze",  # trains a small classifier four times
+    "feedforward.classifier_exercises.check_freeze_then_unfreeze",  # trains a small classifier seven times
     "sampling.exercises.check_generate_cached",
     "tagging.exercises.check_bio_viterbi",
 ]

@@ -98,7 +98,7 @@ NOTHING_TO_CHANGE = {
     "attention.positions_exercises.check_shift_matrix",  # two ints in, nothing mutable
     "attention.self_attention_exercises.check_previous_token_head",  # two ints in, nothing mutable
     "feedforward.exercises.check_backprop_by_hand",  # no argument: the gradients are worked by hand
-    "feedforward.exercises.check_perplexity_by_hand",  # no argument: the perplexity is worked by hand
+    "feedforward.lm_exercises.check_perplexity_by_hand",  # no argument: the perplexity is worked by hand
     "feedforward.classifier_exercises.check_pooling_by_hand",  # no argument: the pooled values are worked by hand
     "feedforward.lm_exercises.check_tied_window_lm",  # a model built from three integers: nothing mutable
     "sampling.decoding_exercises.check_best_draft_length",  # three numbers in, nothing mutable

@@ -8,7 +8,8 @@ and the catalogue of typical wrong answers is rejected with a hint naming the mi
 * ``freeze_then_unfreeze(model, train, dev, frozen_epochs, unfrozen_epochs, lr, embed_lr, batch_size, seed)``:
   Adam at lr on the mean cross-entropy with the embeddings fixed, then Adam on all parameters, the embeddings at
   embed_lr; one pass per epoch over every text in mini-batches, in a new order every epoch; dev accuracy per
-  epoch returned; best dev epoch's parameters loaded; not ``train_classifier``.
+  epoch returned; best dev epoch's parameters loaded; the order drawn from ``seed`` (same seed, same batches;
+  another seed, others); not ``train_classifier``.
 """
 
 from __future__ import annotations
@@ -280,6 +281,35 @@ def ftu_by_the_helper(model, train, dev, f, u, lr, embed_lr, batch_size=512, see
     return [h["dev_accuracy"] for h in history]
 
 
+def ftu_global_random_order(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):
+    # "draw it with torch_generator(seed)": the order comes from torch's global random state instead
+    ids, labels = train
+    gen = torch.Generator().manual_seed(int(torch.randint(0, 2**31, (1,))))
+    phases = _two_phase(model, f, u, lr, embed_lr)
+    history, best = [], (-1.0, None)
+    for epochs, make_opt, trainable in phases:
+        model.embed.weight.requires_grad_(trainable)
+        opt = make_opt()
+        for _ in range(epochs):
+            _epochs(model, ids, labels, opt, batch_size, gen)
+            history.append(pc.accuracy(model, dev))
+            if history[-1] > best[0]:
+                best = (history[-1], copy.deepcopy(model.state_dict()))
+    model.load_state_dict(best[1])
+    return history
+
+
+def ftu_summed_loss(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):  # "the MEAN cross-entropy"
+    def loss(logits, y):
+        return torch.nn.functional.cross_entropy(logits, y, reduction="sum")
+
+    return _schedule(model, train, dev, _two_phase(model, f, u, lr, embed_lr), batch_size, seed, loss=loss)
+
+
+def ftu_fixed_seed(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):  # the seed argument ignored
+    return freeze_then_unfreeze(model, train, dev, f, u, lr, embed_lr, batch_size, seed=0)
+
+
 def ftu_changes_the_data(model, train, dev, f, u, lr, embed_lr, batch_size=512, seed=0):
     history = freeze_then_unfreeze(model, train, dev, f, u, lr, embed_lr, batch_size, seed)
     train[1][:] = 0  # "cleans" the caller's labels
@@ -326,6 +356,9 @@ CATALOGUE = {
             Wrong(ftu_full_batch, "mini-batches"),
             Wrong(ftu_by_the_helper, ("train_classifier", "yourself")),
             Wrong(ftu_changes_the_data, ("modified its input", "`train`")),
+            Wrong(ftu_global_random_order, ("seed", "same mini-batches")),
+            Wrong(ftu_fixed_seed, ("seed=6", "torch_generator(seed)")),
+            Wrong(ftu_summed_loss, "mean cross-entropy of each batch"),
         ],
     ),
 }

@@ -1,20 +1,23 @@
 """Catalogue of the feedforward chapter's exercises: requirements, correct answers in several styles
 (accepted) and typical wrong answers (rejected with a hint naming the mistake).
 
-* ``tanh_via_sigmoid(z)``: 2 sigma(2z) - 1 elementwise, any shape; -1 and 1 (not nan) at z = -+400.
-* ``binary_cross_entropy(y_pred, y_true)``: mean (not sum) of both terms, natural log; ValueError for
-  different lengths.
-* ``inverted_dropout(x, p, gen)``: the mask ``gen.random(x.shape) >= p`` drawn once; kept entries divided
-  by 1 - p; p = 0 changes nothing; ValueError unless 0 <= p < 1; x unchanged.
-* ``backprop_by_hand()``: a dict with exactly the keys w1, b1, w2, numbers equal to the hand-worked
+* ``tanh_via_sigmoid(z)``: 2 sigma(2z) - 1 elementwise, any shape; -1 and 1 (not nan) at z = -+400; using only a
+  sigmoid (np.tanh, math.tanh, torch.tanh and torch.nn.functional.tanh switched off).
+* ``binary_cross_entropy(y_pred, y_true)``: mean (not sum, not the per-example losses: one float) of both terms,
+  natural log; ValueError for different lengths.
+* ``inverted_dropout(x, p, gen)``: the mask ``gen.random(x.shape) >= p`` drawn once from gen (not from
+  numpy's global generator); kept entries divided by 1 - p; p = 0 changes nothing; ValueError unless 0 <= p < 1 (p = 1 and a
+  negative p each); x unchanged; the page's dropout switched off.
+* ``backprop_by_hand()``: a dict with exactly the keys w1, b1, w2 (no more), numbers equal to the hand-worked
   gradients (dL/dy_hat = y_hat - t, through w2, times x for w1).
 * ``adamw_step(params, grads, state, lr, weight_decay)``: returns a list of new tensors (params and grads
   unchanged); state kept between calls; equals Adam at weight_decay 0; the decay decoupled from the
-  gradient and applied before the step; no nan on zero gradients.
+  gradient and applied before the step; no nan on zero gradients; eps added to the root, not under it; the step
+  count t advances once per step (not once per tensor); neither params nor grads changed.
 * ``perplexity_by_hand()``: one number, the geometric-mean perplexity (p1 p2 p3 p4)^(-1/4) (not the
   arithmetic mean of 1/p, not 1 / mean p, not the cross-entropy, not without the 4th root).
 * ``layer_norm_backward(x, dy, eps)``: both the mean term and the x_hat term; biased variance with eps
-  inside the square root; x and dy unchanged.
+  inside the square root (not added to sigma); the eps argument used; x and dy unchanged.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import numpy as np
 import torch
 
 from nlp_helpers.feedforward import exercises as ex
+from nlp_helpers.feedforward import lm_exercises as lex
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 from tests.feedforward.test_feedforward_exercises import (
     _sigmoid,
@@ -360,6 +364,70 @@ def adamw_torch_optimizer(params, grads, state, lr, weight_decay):
     return [q.detach().clone() for q in state["params"]]
 
 
+# ----- second pass over the statements: each stated requirement broken alone
+def tanh_by_functional(z):  # "using only a sigmoid": torch.nn.functional's tanh is tanh too
+    return torch.nn.functional.tanh(torch.as_tensor(np.asarray(z, dtype=float))).numpy()
+
+
+def bce_per_example(y_pred, y_true):  # "the mean over examples (a float)": returns the per-example losses
+    if len(y_pred) != len(y_true):
+        raise ValueError("lengths")
+    y, p = np.asarray(y_true, float), np.asarray(y_pred, float)
+    return -(y * np.log(p) + (1 - y) * np.log(1 - p))
+
+
+def dropout_global_rng(x, p, gen):  # "draw the mask exactly like that": numpy's global generator, not gen
+    if not 0 <= p < 1:
+        raise ValueError(f"p must be in [0, 1), got {p}")
+    keep = np.random.random(np.shape(x)) >= p
+    return np.where(keep, np.asarray(x) / (1 - p), 0.0)
+
+
+def dropout_allows_p_one(x, p, gen):  # "unless 0 <= p < 1": p = 1 let through
+    if not 0 <= p <= 1:
+        raise ValueError(f"p must be in [0, 1], got {p}")
+    keep = gen.random(np.shape(x)) >= p
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(keep, np.asarray(x) / (1 - p), 0.0)
+
+
+def ln_backward_eps_outside(x, dy, eps=1e-5):  # "eps is inside the square root"
+    sigma = np.sqrt(x.var(1, keepdims=True)) + eps
+    x_hat = (x - x.mean(1, keepdims=True)) / sigma
+    return (dy - dy.mean(1, keepdims=True) - x_hat * (dy * x_hat).mean(1, keepdims=True)) / sigma
+
+
+def ln_backward_centres_dy_in_place(x, dy, eps=1e-5):  # the caller's dy changed
+    dy -= dy.mean(1, keepdims=True)
+    sigma = np.sqrt(x.var(1, keepdims=True) + eps)
+    x_hat = (x - x.mean(1, keepdims=True)) / sigma
+    return (dy - x_hat * (dy * x_hat).mean(1, keepdims=True)) / sigma
+
+
+def by_hand_extra_key():  # "exactly the keys"
+    return {"w1": 12.0, "b1": 6.0, "w2": 6.0, "x": 0.0}
+
+
+def adamw_counts_t_per_parameter(params, grads, state, lr, weight_decay):  # t advances once per step, not per tensor
+    out = []
+    for i, (p, g) in enumerate(zip(params, grads)):
+        t = state["t"] = state.get("t", 0) + 1
+        m_hat, v_hat = _adam_parts(p, g, state, i, t)
+        out.append(p * (1 - lr * weight_decay) - lr * m_hat / (v_hat.sqrt() + 1e-8))
+    return out
+
+
+def adamw_scales_grads_in_place(params, grads, state, lr, weight_decay):  # "change neither params nor grads"
+    t = state["t"] = state.get("t", 0) + 1
+    out = []
+    for i, (p, g) in enumerate(zip(params, grads)):
+        m, v = state.setdefault(i, (torch.zeros_like(p), torch.zeros_like(p)))
+        v.mul_(0.999).add_(0.001 * g * g)
+        m.mul_(0.9).add_(g.mul_(0.1))  # scales the caller's gradient
+        out.append(p * (1 - lr * weight_decay) - lr * (m / (1 - 0.9**t)) / ((v / (1 - 0.999**t)).sqrt() + 1e-8))
+    return out
+
+
 CATALOGUE = {
     ex.check_tanh_via_sigmoid: Catalogue(
         correct=[tanh_via_sigmoid, tanh_scipy_style],
@@ -369,6 +437,7 @@ CATALOGUE = {
             Wrong(tanh_scalar_loop, "TypeError"),
             Wrong(tanh_by_numpy, ("np.tanh", "sigmoid only")),
             Wrong(tanh_by_torch, ("torch.tanh", "sigmoid only")),
+            Wrong(tanh_by_functional, ("tanh", "sigmoid only")),
         ],
     ),
     ex.check_binary_cross_entropy: Catalogue(
@@ -378,6 +447,7 @@ CATALOGUE = {
             Wrong(bce_sum, "Average"),
             Wrong(bce_log2, "natural log"),
             Wrong(bce_no_length_check, "ValueError"),
+            Wrong(bce_per_example, ("shape ()", "Average")),
         ],
     ),
     ex.check_inverted_dropout: Catalogue(
@@ -389,9 +459,11 @@ CATALOGUE = {
             Wrong(dropout_in_place, ("modified its input", "`x`")),
             Wrong(dropout_negative_p_allowed, ("inverted_dropout(x, -0.1, gen)", "negative p")),
             Wrong(dropout_by_the_helper, ("`dropout`", "build it yourself")),
+            Wrong(dropout_global_rng, ("gen.random(x.shape) >= p", "generator `gen`")),
+            Wrong(dropout_allows_p_one, ("inverted_dropout(x, 1.0, gen)", "outside [0, 1)")),
         ],
     ),
-    ex.check_perplexity_by_hand: Catalogue(
+    lex.check_perplexity_by_hand: Catalogue(
         correct=[perplexity_by_hand, ppl_product, ppl_numpy_float],
         wrong=[
             Wrong(ppl_inverse_mean, "1 / (mean probability)"),
@@ -415,6 +487,7 @@ CATALOGUE = {
             Wrong(by_hand_wrong_keys, "keys should be exactly"),
             Wrong(by_hand_strings, "should be a number"),
             Wrong(by_hand_guess, "forward pass first"),
+            Wrong(by_hand_extra_key, "keys should be exactly"),
         ],
     ),
     ex.check_adamw_step: Catalogue(
@@ -429,6 +502,8 @@ CATALOGUE = {
             Wrong(adamw_in_place, ("modified its input", "`params`")),
             Wrong(adamw_one_tensor, "list of new tensors"),
             Wrong(adamw_eps_under_the_root, ("gradient 1e-6", "not under it")),
+            Wrong(adamw_counts_t_per_parameter, ("step count t", "once per step")),
+            Wrong(adamw_scales_grads_in_place, ("modified its input", "`grads`")),
         ],
     ),
     ex.check_layer_norm_backward: Catalogue(
@@ -438,6 +513,8 @@ CATALOGUE = {
             Wrong(ln_backward_no_xhat_term, "x_hat"),
             Wrong(ln_backward_unbiased, "biased variance"),
             Wrong(ln_backward_ignores_eps, "eps"),
+            Wrong(ln_backward_eps_outside, "inside the square root"),
+            Wrong(ln_backward_centres_dy_in_place, ("modified its input", "`dy`")),
         ],
     ),
 }

@@ -13,9 +13,9 @@ from nlp_helpers.feedforward.exercises import (
     check_binary_cross_entropy,
     check_inverted_dropout,
     check_layer_norm_backward,
-    check_perplexity_by_hand,
     check_tanh_via_sigmoid,
 )
+from nlp_helpers.feedforward.lm_exercises import check_perplexity_by_hand
 from tests.exercise_helpers import stub
 
 

@@ -2,7 +2,8 @@
 catalogue of typical wrong answers is rejected with a hint naming the mistake.
 
 * ``tied_window_lm(vocab_size, k, dim, seed)`` returns the model: E used as the output matrix (the same Parameter), an output bias,
-  E starting uniform in [-0.1, 0.1], tanh hidden layer of size dim, gradients of E through both paths.
+  E starting uniform in [-0.1, 0.1], tanh hidden layer of size dim with its bias b, gradients of E through both paths;
+  the start drawn from ``seed`` (manual_seed(seed) before the layers: the same seed twice gives the same model).
 """
 
 from __future__ import annotations
@@ -107,6 +108,21 @@ class TiedWideHidden(nn.Module):  # hidden size 2 * dim: then E cannot score h
         return self.down(torch.tanh(self.hid(self.embed(contexts).flatten(1)))) @ self.embed.weight.T + self.bias
 
 
+class TiedNoSeed(TiedWindowLM):  # "call manual_seed(seed) before creating the layers": never seeded
+    def __init__(self, vocab_size, k=3, dim=64, seed=0):
+        nn.Module.__init__(self)
+        self.embed = nn.Embedding(vocab_size, dim)
+        nn.init.uniform_(self.embed.weight, -0.1, 0.1)
+        self.hid = nn.Linear(k * dim, dim)
+        self.bias = nn.Parameter(torch.zeros(vocab_size))
+
+
+class TiedNoHiddenBias(TiedWindowLM):  # h = tanh(W [e_1; ...; e_k] + b): the b left out
+    def __init__(self, vocab_size, k=3, dim=64, seed=0):
+        super().__init__(vocab_size, k=k, dim=dim, seed=seed)
+        self.hid = nn.Linear(k * dim, dim, bias=False)
+
+
 def _builder(cls):
     """The answer is a function that builds the model: here, one per class above."""
 
@@ -128,6 +144,8 @@ CATALOGUE = {
             Wrong(_builder(TiedDefaultStart), ("uniform in [-0.1, 0.1]", "N(0, 1)")),
             Wrong(_builder(TiedReversedContext), "order of the context"),
             Wrong(_builder(TiedWideHidden), "parameters"),
+            Wrong(_builder(TiedNoSeed), ("seed", "manual_seed(seed)")),
+            Wrong(_builder(TiedNoHiddenBias), "with its bias"),
         ],
     ),
 }

@@ -59,6 +59,22 @@ def tbptt_no_check(x, W, U, b, y, tau):
     return bptt_grad_U(x, W, U, b, y, max(tau, 1))
 
 
+def tbptt_wraps_around(x, W, U, b, y, tau):  # k = t, ..., t - tau + 1 without max(1, .): h[-1] is the last state
+    if tau < 1:
+        raise ValueError("tau must be at least 1")
+    h = [np.zeros(len(U))]
+    for x_t in x:
+        h.append(np.tanh(W @ x_t + U @ h[-1] + b))
+    dU = np.zeros(U.shape)
+    for t in range(1, len(x) + 1):
+        g = h[t] - y[t - 1]
+        for k in range(t, t - tau, -1):
+            delta = g * (1 - h[k] ** 2)
+            dU += np.outer(delta, h[k - 1])
+            g = U.T @ delta
+    return dU
+
+
 CATALOGUE = {
     check_truncated_bptt: Catalogue(
         correct=[tbptt_loops, tbptt_deltas],
@@ -68,6 +84,7 @@ CATALOGUE = {
             Wrong(_wrong(forward_U=True), "transposed matrix"),
             Wrong(_wrong(own_state=True), "the state before"),
             Wrong(tbptt_no_check, "tau >= 1"),
+            Wrong(tbptt_wraps_around, ("tau=2", "max(1, t - tau + 1)")),
         ],
     ),
 }

@@ -9,8 +9,9 @@ and typical wrong answers (rejected with a hint naming the mistake).
 * ``perplexity``: exp of the mean negative natural log (or 2 ** with log2: the same base); ValueError for an
   empty list and for p outside (0, 1].
 * ``decode``: arg-max predictions; feeds predictions without targets and targets[t] with them; ValueError
-  for a wrong number of targets.
-* ``bi_gru``: forward states, then backward states read from the end and flipped back into place.
+  for a wrong number of targets (fewer or more); targets unchanged.
+* ``bi_gru``: forward states, then backward states (in that order) read from the end and flipped back into place;
+  sequences of length 1.
 """
 
 from __future__ import annotations
@@ -216,6 +217,24 @@ def perplexity_no_minus(probs):
     return float(np.exp(np.mean(np.log(probs))))
 
 
+# ----- second pass over the statements: each stated requirement broken alone
+def bi_gru_backward_first(x, fwd, bwd):  # "[forward ; backward]": the halves the other way round
+    both = bi_gru_ok(x, fwd, bwd)
+    H = both.shape[-1] // 2
+    return torch.cat([both[..., H:], both[..., :H]], dim=-1)
+
+
+def decode_pops_targets(step, state, first_token, n_steps, targets=None):  # empties the caller's targets list
+    if targets is not None and len(targets) != n_steps:
+        raise ValueError("targets")
+    token, out = first_token, []
+    for _ in range(n_steps):
+        scores, state = step(token, state)
+        out.append(int(np.argmax(scores)))
+        token = out[-1] if targets is None else targets.pop(0)
+    return out
+
+
 CATALOGUE = {
     ex.check_rnn_params: Catalogue(
         correct=[rnn_params_ok, rnn_params_table],
@@ -260,6 +279,7 @@ CATALOGUE = {
             Wrong(decode_returns_targets, "return the model's predictions"),
             Wrong(decode_no_check, "one target per step"),
             Wrong(decode_accepts_more_targets, "more targets than steps"),
+            Wrong(decode_pops_targets, ("modified its input", "`targets`")),
         ],
     ),
     ex.check_bi_gru: Catalogue(
@@ -268,6 +288,7 @@ CATALOGUE = {
             Wrong(bi_gru_not_flipped_back, "reverse order"),
             Wrong(bi_gru_forward_twice, "bwd cell"),
             Wrong(bi_gru_forward_only, "concatenate the forward and backward states"),
+            Wrong(bi_gru_backward_first, "forward states first"),
         ],
     ),
 }

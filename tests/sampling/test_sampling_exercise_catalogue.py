@@ -4,13 +4,14 @@ styles (all accepted) and the typical wrong answers (each rejected with a hint n
 Requirements (one wrong answer or more each):
 
 * ``by_hand_sampling()``: the crossing token is in the nucleus; the temperature before top-p (both nuclei and
-  P(top)); P(top) renormalised over the nucleus; a tuple of three numbers.
+  P(top)); P(top) renormalised over the nucleus; a tuple of three numbers, the two sizes ints.
 * ``rank_hypotheses(hyps, alpha)``: GNMT's ((5 + |y|) / 6)^alpha, not |y|^alpha; best first; divided, not
   multiplied; stable on ties; ValueError for a length < 1 and for alpha < 0; the input list not sorted; indices,
   not scores.
 * ``distinct_n(sequences, n)``: pooled over sequences; short sequences add nothing; n-grams are tuples
   (joined strings collide); ValueError when there is no n-gram at all.
-* ``generate_cached(model, ids, n)``: absolute positions; only the newest token after the prefill; prompt kept;
+* ``generate_cached(model, ids, n)``: absolute positions; the causal mask in the prefill; only the newest token after
+  the prefill; prompt kept;
   ValueError beyond block_size.
 """
 
@@ -55,6 +56,10 @@ def by_hand_forgot_temperature():  # P(top) after top-p at T = 1
 
 def by_hand_one_number():
     return 0.881
+
+
+def by_hand_float_counts():  # "two ints and a float": the sizes as floats
+    return 3.0, 2.0, 0.881
 
 
 # ---------------------------------------------------------------- ranking with a length penalty
@@ -231,6 +236,12 @@ def cached_no_length_check(model, ids, max_new_tokens):
     return _cached(model, ids, max_new_tokens, check_length=False)
 
 
+def cached_unmasked_prefill(
+    model, ids, max_new_tokens
+):  # "the tokens must equal greedy decoding": no mask in the prefill
+    return _cached(model, ids, max_new_tokens, causal_prefill=False)
+
+
 def cached_drops_prompt(model, ids, max_new_tokens):
     return _cached(model, ids, max_new_tokens)[:, ids.shape[1] :]
 
@@ -251,6 +262,7 @@ CATALOGUE = {
             Wrong(by_hand_top_p_first, "before the temperature"),
             Wrong(by_hand_forgot_temperature, "divide the logits by T = 0.5 first"),
             Wrong(by_hand_one_number, "tuple of three numbers"),
+            Wrong(by_hand_float_counts, ("counts of tokens", "ints")),
         ],
     ),
     ex.check_rank_hypotheses: Catalogue(
@@ -285,6 +297,7 @@ CATALOGUE = {
             Wrong(cached_recomputes, "re-run the whole sequence"),
             Wrong(cached_no_length_check, ("should raise ValueError", "block_size")),
             Wrong(cached_drops_prompt, "starting with the prompt"),
+            Wrong(cached_unmasked_prefill, ("causal mask", "first step")),
         ],
     ),
 }

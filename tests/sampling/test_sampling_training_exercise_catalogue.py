@@ -86,6 +86,27 @@ def _variant(*, probs=False, no_ref=False, total=False, ascent=False, adam=False
     return dpo_train
 
 
+def dpo_trains_the_reference(ref_logits, pairs, beta, lr, steps):  # "leave ref_logits unchanged": theta is not a copy
+    _validate(ref_logits, pairs, beta, steps)
+    ref = ref_logits.detach().double().clone()
+    theta = ref_logits
+    for _ in range(steps):
+        lp = F.log_softmax(theta.double(), -1)
+        grad = torch.zeros_like(ref)
+        for w, lo in pairs:
+            margin = beta * ((lp[w] - ref.log_softmax(-1)[w]) - (lp[lo] - ref.log_softmax(-1)[lo]))
+            g = -beta * (1 - torch.sigmoid(margin))
+            grad[w] += g / len(pairs)
+            grad[lo] -= g / len(pairs)
+        with torch.no_grad():
+            theta -= (lr * grad).to(theta.dtype)
+    return theta
+
+
+def dpo_numpy_result(ref_logits, pairs, beta, lr, steps):  # "a 1-D float tensor": a numpy array instead
+    return dpo_by_hand(ref_logits, pairs, beta, lr, steps).numpy()
+
+
 CATALOGUE = {
     check_dpo_train: Catalogue(
         correct=[dpo_autograd, dpo_by_hand, _variant()],
@@ -100,6 +121,8 @@ CATALOGUE = {
             Wrong(_variant(skip="same"), "chosen == rejected"),
             Wrong(_variant(skip="beta"), "beta must be > 0"),
             Wrong(_variant(skip="steps"), "steps must be >= 0"),
+            Wrong(dpo_trains_the_reference, ("modified its input", "`ref_logits`")),
+            Wrong(dpo_numpy_result, "1-D tensor"),
         ],
     ),
 }

@@ -7,7 +7,8 @@ and typical wrong answers (rejected with a hint naming the mistake).
   P(w | t), not P(t | w); transitions go from the previous tag; v2 includes v1; the best path as names.
 * ``bio_viterbi(emissions, transitions, tags)``: valid IOB2 only (no I- at the start, no O -> I-X, no
   B-X -> I-Y); the best valid sequence (constraints inside the recursion, not a repair afterwards); tag
-  names, not indices; tags in any column order.
+  names, not indices; tags in any column order; O(T K^2), not an enumeration of the K^T sequences (a 40-word
+  sentence).
 """
 
 from __future__ import annotations
@@ -244,6 +245,23 @@ def viterbi_tuple_path(log_start, log_trans, log_em):  # the statement asks for 
     return tuple(path), score
 
 
+def bio_enumerates(emissions, transitions, tags):  # "do not enumerate the K^T sequences": K^T of them, valid or not
+    import itertools
+
+    T, K = emissions.shape
+    best, best_score = None, -np.inf
+    for path in itertools.product(range(K), repeat=T):
+        names = [tags[j] for j in path]
+        if any(_allowed(a, b) is False for a, b in zip([None, *names], names)):
+            continue
+        score = sum(emissions[t, j] for t, j in enumerate(path)) + sum(
+            transitions[a, b] for a, b in zip(path, path[1:])
+        )
+        if score > best_score:
+            best, best_score = names, score
+    return best
+
+
 CATALOGUE = {
     ex.check_word_shape: Catalogue(
         correct=[shape_loop, shape_translate],
@@ -284,8 +302,17 @@ CATALOGUE = {
             Wrong(bio_repairs, "repairing an unconstrained path"),
             Wrong(bio_indices, "not their column indices"),
             Wrong(bio_o_first, "fixed column"),
+            Wrong(bio_enumerates, ("did not return within", "CPU time")),
         ],
     ),
 }
 
 test_catalogue = catalogue_test(CATALOGUE)
+
+
+def test_the_checkers_dynamic_programme_equals_the_enumeration() -> None:
+    """The 40-word case is judged by ``_bio_dp``: on every short problem it gives the enumeration's answer."""
+    from nlp_helpers.tagging.exercises import _bio_dp, _bio_problems, _brute_bio
+
+    for em, tr, tags in _bio_problems():
+        assert _bio_dp(em, tr, tags) == _brute_bio(em, tr, tags)

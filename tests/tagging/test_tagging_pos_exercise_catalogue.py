@@ -2,7 +2,8 @@
 
 * ``beam_decode(log_start, log_trans, log_emissions, beam)``: the ``beam`` best partial paths overall (not the
   best path into every tag, which is Viterbi); candidates ranked with the new word's emission included; the best
-  path of the final beam as ints and its log score; beam 1 is greedy; ValueError for beam < 1.
+  path of the final beam as ints and its log score; beam 1 is greedy; ValueError for beam < 1; on a tie the
+  candidate generated first (kept paths in order of score, tags in increasing order).
 """
 
 from __future__ import annotations
@@ -67,6 +68,23 @@ def beam_probabilities(log_start, log_trans, log_emissions, beam):
     return path, float(np.exp(score))
 
 
+def beam_ties_by_path(log_start, log_trans, log_emissions, beam):  # sorts (score, path): ties go to the larger path
+    if beam < 1:
+        raise ValueError("beam must be at least 1")
+    T, K = log_emissions.shape
+    paths = sorted(((float(log_start[j] + log_emissions[0, j]), (j,)) for j in range(K)), reverse=True)[:beam]
+    for t in range(1, T):
+        ext = [(s + float(log_trans[p[-1], j] + log_emissions[t, j]), p + (j,)) for s, p in paths for j in range(K)]
+        paths = sorted(ext, reverse=True)[:beam]
+    score, path = paths[0]
+    return list(path), score
+
+
+def beam_tuple_path(log_start, log_trans, log_emissions, beam):  # "a list of T ints"
+    path, score = beam_sorted(log_start, log_trans, log_emissions, beam)
+    return tuple(path), score
+
+
 CATALOGUE = {
     check_beam_decode: Catalogue(
         correct=[beam_sorted, beam_heap],
@@ -75,6 +93,8 @@ CATALOGUE = {
             Wrong(beam_prunes_before_emission, "before adding the emission"),
             Wrong(beam_no_check, "at least one path"),
             Wrong(beam_probabilities, "log score"),
+            Wrong(beam_ties_by_path, ("On a tie", "generated first")),
+            Wrong(beam_tuple_path, ("list of ints", "tuple")),
         ],
     ),
 }
