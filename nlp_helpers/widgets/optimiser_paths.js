@@ -95,6 +95,17 @@ function pixels(path, g) {
   return path.map((p) => `${clamp(g.X(p[0])).toFixed(1)},${clamp(g.Y(p[1])).toFixed(1)}`);
 }
 
+// Set an attribute only when its value changes: rewriting a long list of points, even unchanged, makes the
+// browser restyle and repaint the drawing.
+function setIfChanged(node, name, value) {
+  const v = String(value);
+  if (node.getAttribute(name) !== v) node.setAttribute(name, v);
+}
+
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
 function marker(k) {
   if (k === 0) return svg("circle", { r: 4.5 });
   if (k === 1) return svg("rect", { width: 8, height: 8, x: -4, y: -4 });
@@ -316,79 +327,99 @@ function render({ model, el }) {
     stepSlider.set(t);
     const shown = get("shown");
     const start = get("start");
-    hint.setAttribute("data-x", String(start[0]));
-    hint.setAttribute("data-y", String(start[1]));
-    startDot.setAttribute("cx", g.X(start[0]).toFixed(1));
-    startDot.setAttribute("cy", g.Y(start[1]).toFixed(1));
-    hint.textContent = `Start θ₀ = ${pair(start)} (ring), loss ${lossText(loss(H, start))}; × is the minimum. Click or tap the map to start elsewhere.`;
+    setIfChanged(hint, "data-x", start[0]);
+    setIfChanged(hint, "data-y", start[1]);
+    setIfChanged(startDot, "cx", g.X(start[0]).toFixed(1));
+    setIfChanged(startDot, "cy", g.Y(start[1]).toFixed(1));
+    setText(hint, `Start θ₀ = ${pair(start)} (ring), loss ${lossText(loss(H, start))}; × is the minimum. Click or tap the map to start elsewhere.`);
     const runs = {};
     const top = Math.ceil(Math.log10(Math.max(loss(H, start), 1e-12))) + 1;
     const bottom = top - 10;
     const cy = (f) => PAD.top + ((top - Math.max(bottom, Math.min(top + 1, Math.log10(Math.max(f, 1e-300))))) / (top - bottom)) * CHART.h;
     names.forEach((name, k) => {
       const on = shown.includes(name);
-      rows[k].box.input.checked = on;
+      if (rows[k].box.input.checked !== on) rows[k].box.input.checked = on;
       const lrIndex = Math.max(0, grid.indexOf(get("lr")[name]));
       rows[k].lr.set(lrIndex);
-      layers[k].group.setAttribute("visibility", on ? "visible" : "hidden");
-      curves[k].setAttribute("visibility", on ? "visible" : "hidden");
-      curveDots[k].setAttribute("visibility", on ? "visible" : "hidden");
+      for (const node of [layers[k].group, curves[k], curveDots[k]]) setIfChanged(node, "visibility", on ? "visible" : "hidden");
       if (!on) return;
       const r = run(name);
       runs[name] = r;
       const i = Math.min(t, r.path.length - 1);
-      layers[k].all.setAttribute("points", r.px.join(" "));
-      layers[k].done.setAttribute("points", r.px.slice(0, i + 1).join(" "));
+      setIfChanged(layers[k].all, "points", r.px.join(" "));
+      setIfChanged(layers[k].done, "points", r.px.slice(0, i + 1).join(" "));
       const p = r.path[i];
       layers[k].at.setAttribute("transform", `translate(${Math.max(-2000, Math.min(2000, g.X(p[0]))).toFixed(1)} ${Math.max(-2000, Math.min(2000, g.Y(p[1]))).toFixed(1)})`);
-      curves[k].setAttribute("points", r.losses.map((f, j) => `${cx(j).toFixed(1)},${cy(f).toFixed(1)}`).join(" "));
+      const curveKey = `${r.key}|${top}`;
+      if (r.curveKey !== curveKey) Object.assign(r, { curveKey, curve: r.losses.map((f, j) => `${cx(j).toFixed(1)},${cy(f).toFixed(1)}`).join(" ") });
+      setIfChanged(curves[k], "points", r.curve);
       curveDots[k].setAttribute("transform", `translate(${cx(i).toFixed(1)} ${cy(r.losses[i]).toFixed(1)})`);
     });
-    stepLine.setAttribute("x1", cx(t).toFixed(1));
-    stepLine.setAttribute("x2", cx(t).toFixed(1));
-    patchChildren(yTicks, Array.from({ length: 6 }, (_, j) => {
-      const k = top - 2 * j;
-      return svg("text", { x: PAD.left - 4, y: (cy(10 ** k) + 4).toFixed(1), "text-anchor": "end", text: pow10(k) });
-    }));
-    chart.setAttribute("aria-label", `Loss against step, log scale from ${pow10(bottom)} to ${pow10(top)}, with a line at step ${t}.`);
+    setIfChanged(stepLine, "x1", cx(t).toFixed(1));
+    setIfChanged(stepLine, "x2", cx(t).toFixed(1));
+    if (yTicks.getAttribute("data-top") !== String(top)) {
+      yTicks.setAttribute("data-top", String(top));
+      yTicks.replaceChildren(...Array.from({ length: 6 }, (_, j) => {
+        const k = top - 2 * j;
+        return svg("text", { x: PAD.left - 4, y: (cy(10 ** k) + 4).toFixed(1), "text-anchor": "end", text: pow10(k) });
+      }));
+    }
+    setIfChanged(chart, "aria-label", `Loss against step, log scale from ${pow10(bottom)} to ${pow10(top)}, with a line at step ${t}.`);
     const diverged = names.filter((n) => runs[n] && runs[n].diverged);
-    chartNote.textContent = diverged.length
-      ? `${diverged.join(" and ")} diverged: the loss grows without bound.`
-      : `Dashed line: step ${t}.`;
+    setText(chartNote, diverged.length ? `${diverged.join(" and ")} diverged: the loss grows without bound.` : `Dashed line: step ${t}.`);
     drawTable(t, runs);
   }
 
   // One column per optimiser shown, one row per quantity: narrow enough for a phone.
+  // The table is built once per set of optimisers shown, then only the text and attributes of its cells
+  // change (rebuilding it at every step made the browser lay out a new table at each slider step).
+  const ROWS = [
+    ["position θ_t", "theta"], ["loss f(θ_t)", "loss"], ["gradient ∇f(θ_t)", "grad"],
+    ["last step’s length", "size"], ["loss < 0.001 from step", "reached"],
+  ];
+  const tableParts = { key: null, caption: h("caption"), heads: {}, cells: {} };
+  function buildTable(cols) {
+    tableParts.key = cols.join("|");
+    tableParts.heads = {};
+    tableParts.cells = {};
+    const head = h("tr", {}, [h("td"), ...cols.map((name) => (tableParts.heads[name] = h("th", { scope: "col" })))]);
+    const body = cols.length
+      ? ROWS.map(([label, what]) => h("tr", {}, [h("th", { scope: "row", text: label }), ...cols.map((name) => {
+        const cell = h("td", { "data-testid": `op-${what}-${names.indexOf(name)}` });
+        tableParts.cells[`${what}-${name}`] = cell;
+        return cell;
+      })]))
+      : [h("tr", {}, [h("td", { text: "Tick an optimiser to see its path." })])];
+    table.replaceChildren(h("table", {}, [tableParts.caption, h("thead", {}, head), h("tbody", {}, body)]));
+  }
+
   function drawTable(t, runs) {
     const cols = names.filter((n) => runs[n]);
-    const cells = (label, make) => h("tr", {}, [h("th", { scope: "row", text: label }), ...cols.map((name) => {
+    if (tableParts.key !== cols.join("|")) buildTable(cols);
+    setText(tableParts.caption, `The numbers at step t = ${t}`);
+    for (const name of cols) {
       const r = runs[name];
       const i = Math.min(t, r.path.length - 1);
-      return make(name, names.indexOf(name), r, i, i < t);
-    })]);
-    const rows = [
-      cells("position θ_t", (name, k, r, i, far) => h("td", { "data-testid": `op-theta-${k}`, "data-x": String(r.path[i][0]),
-        "data-y": String(r.path[i][1]), "data-step": String(i), text: far ? `diverged at step ${i}` : pair(r.path[i], 3) })),
-      cells("loss f(θ_t)", (name, k, r, i) => h("td", { "data-testid": `op-loss-${k}`, "data-value": String(r.losses[i]), text: lossText(r.losses[i]) })),
-      cells("gradient ∇f(θ_t)", (name, k, r, i, far) => h("td", { "data-testid": `op-grad-${k}`, text: far ? "—" : pair(grad(H, r.path[i]), 3) })),
-      cells("last step’s length", (name, k, r, i, far) => {
-        const size = i > 0 ? Math.hypot(r.path[i][0] - r.path[i - 1][0], r.path[i][1] - r.path[i - 1][1]) : 0;
-        return h("td", { "data-testid": `op-size-${k}`, "data-value": String(size), text: i > 0 && !far ? fmt(size, 4) : "—" });
-      }),
-      cells("loss < 0.001 from step", (name, k, r) => h("td", { "data-testid": `op-reached-${k}`, "data-value": String(r.reached),
-        text: r.reached >= 0 ? String(r.reached) : r.diverged ? "never: diverged" : `not in ${steps}` })),
-    ];
-    patchChildren(table, [h("table", {}, [
-      h("caption", { text: `The numbers at step t = ${t}` }),
-      h("thead", {}, h("tr", {}, [h("th", { scope: "col", text: "" }),
-        ...cols.map((name) => h("th", { scope: "col", text: `${name} (η ${get("lr")[name]})` }))])),
-      h("tbody", {}, cols.length ? rows : [h("tr", {}, [h("td", { text: "Tick an optimiser to see its path." })])]),
-    ])]);
-    summary.textContent = `${surfaceKey}, start ${pair(get("start"))}, step ${t}: ` + cols.map((n) => {
+      const far = i < t; // this path diverged before step t
+      const p = r.path[i];
+      const size = i > 0 ? Math.hypot(p[0] - r.path[i - 1][0], p[1] - r.path[i - 1][1]) : 0;
+      const cell = (what) => tableParts.cells[`${what}-${name}`];
+      setText(tableParts.heads[name], `${name} (η ${get("lr")[name]})`);
+      for (const [k, v] of [["data-x", p[0]], ["data-y", p[1]], ["data-step", i]]) setIfChanged(cell("theta"), k, v);
+      setText(cell("theta"), far ? `diverged at step ${i}` : pair(p, 3));
+      setIfChanged(cell("loss"), "data-value", r.losses[i]);
+      setText(cell("loss"), lossText(r.losses[i]));
+      setText(cell("grad"), far ? "—" : pair(grad(H, p), 3));
+      setIfChanged(cell("size"), "data-value", size);
+      setText(cell("size"), i > 0 && !far ? fmt(size, 4) : "—");
+      setIfChanged(cell("reached"), "data-value", r.reached);
+      setText(cell("reached"), r.reached >= 0 ? String(r.reached) : r.diverged ? "never: diverged" : `not in ${steps}`);
+    }
+    setText(summary, `${surfaceKey}, start ${pair(get("start"))}, step ${t}: ` + cols.map((n) => {
       const r = runs[n];
       const i = Math.min(t, r.path.length - 1);
       return `${n} (η ${get("lr")[n]}) at ${pair(r.path[i])}, loss ${lossText(r.losses[i])}`;
-    }).join("; ") + ".";
+    }).join("; ") + ".");
   }
 
   // One redraw for all the changes one input makes, before the next frame.

@@ -183,7 +183,17 @@ def test_traits_set_later_are_checked_too():
 
 def test_the_widget_ships_its_module_with_the_test_ids():
     w = OptimiserPaths()
-    for testid in ("op-root", "op-surface", "op-show-", "op-lr-", "op-step", "op-map", "op-chart", "op-theta-"):
+    for testid in (
+        "op-root",
+        "op-surface",
+        "op-show-",
+        "op-lr-",
+        "op-step",
+        "op-map",
+        "op-chart",
+        "op-start",
+        "`op-${what}-",
+    ):
         assert testid in w._esm
 
 
