@@ -382,7 +382,10 @@ function render({ model, el }) {
     tableParts.key = cols.join("|");
     tableParts.heads = {};
     tableParts.cells = {};
-    const head = h("tr", {}, [h("td"), ...cols.map((name) => (tableParts.heads[name] = h("th", { scope: "col" })))]);
+    const head = h("tr", {}, [h("td"), ...cols.map((name) => {
+      tableParts.heads[name] = h("span");
+      return h("th", { scope: "col" }, [name, h("br"), tableParts.heads[name]]);
+    })]);
     const body = cols.length
       ? ROWS.map(([label, what]) => h("tr", {}, [h("th", { scope: "row", text: label }), ...cols.map((name) => {
         const cell = h("td", { "data-testid": `op-${what}-${names.indexOf(name)}` });
@@ -404,7 +407,7 @@ function render({ model, el }) {
       const p = r.path[i];
       const size = i > 0 ? Math.hypot(p[0] - r.path[i - 1][0], p[1] - r.path[i - 1][1]) : 0;
       const cell = (what) => tableParts.cells[`${what}-${name}`];
-      setText(tableParts.heads[name], `${name} (η ${get("lr")[name]})`);
+      setText(tableParts.heads[name], `η = ${get("lr")[name]}`);
       for (const [k, v] of [["data-x", p[0]], ["data-y", p[1]], ["data-step", i]]) setIfChanged(cell("theta"), k, v);
       setText(cell("theta"), far ? `diverged at step ${i}` : pair(p, 3));
       setIfChanged(cell("loss"), "data-value", r.losses[i]);

@@ -67,8 +67,9 @@ _CSS = """
 .nlpw-optpaths .nlpw-op-map:focus-visible { outline: 3px solid var(--pst-color-primary, #0072b2); outline-offset: 2px; }
 .nlpw-optpaths .nlpw-op-panel figcaption { text-align: left; color: inherit; }
 .nlpw-optpaths .nlpw-op-table { contain: content; }
-.nlpw-optpaths .nlpw-op-table table { margin-left: 0; table-layout: fixed; width: 100%; max-width: 36rem; }
-.nlpw-optpaths .nlpw-op-table thead td { width: 28%; }
+.nlpw-optpaths .nlpw-op-table table { margin-left: 0; }
+.nlpw-optpaths .nlpw-op-table thead th { font-weight: 600; }
+.nlpw-optpaths .nlpw-op-table thead th span { font-weight: 400; }
 .nlpw-optpaths .nlpw-op-table td { font-variant-numeric: tabular-nums; }
 .nlpw-optpaths .nlpw-op-table tbody th { text-align: left; }
 """
