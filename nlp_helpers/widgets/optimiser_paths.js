@@ -102,8 +102,14 @@ function setIfChanged(node, name, value) {
   if (node.getAttribute(name) !== v) node.setAttribute(name, v);
 }
 
+// Change a text in place (the data of its text node): a new text node would be a change to the page's
+// structure, which the book's page script answers by measuring the scrolling frames around it, a layout
+// of the whole page at every slider step.
 function setText(node, text) {
-  if (node.textContent !== text) node.textContent = text;
+  const first = node.firstChild;
+  if (first && first === node.lastChild && first.nodeType === 3) {
+    if (first.data !== text) first.data = text;
+  } else if (node.textContent !== text) node.textContent = text;
 }
 
 function marker(k) {
