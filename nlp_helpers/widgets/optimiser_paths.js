@@ -4,7 +4,7 @@
 //   momentum  v ← β v + g,                    θ ← θ − η v
 //   Adam      m ← β₁ m + (1 − β₁) g,  s ← β₂ s + (1 − β₂) g²,  θ ← θ − η m̂ / (√ŝ + ε)   (m̂, ŝ bias-corrected)
 // nlp_helpers.widgets.optimiser_paths.optimiser_path is the same in numpy (tested against torch.optim).
-// _common.js (h, svg, slider, select, checkbox, fmt, srOnly, setTrait, patchChildren, uid) is prepended.
+// _common.js (h, svg, slider, select, checkbox, fmt, srOnly, setTrait, uid) is prepended by load_esm.
 
 export const OPTIMISERS = ["SGD", "momentum", "Adam"];
 const COLOURS = ["#0072B2", "#E69F00", "#009E73"]; // the page's figure colours (Okabe-Ito)
@@ -266,9 +266,12 @@ function render({ model, el }) {
     const scale = g.W / box.width;
     setStart(g.inv((e.clientX - box.left) * scale, (e.clientY - box.top) * scale));
   };
+  // A tap is a click (a finger that scrolls the page across the map moves nothing); a mouse may also drag.
+  map.addEventListener("click", fromPointer);
   map.addEventListener("pointerdown", (e) => {
+    if (e.pointerType !== "mouse") return;
     fromPointer(e);
-    if (e.pointerType === "mouse" && map.setPointerCapture) map.setPointerCapture(e.pointerId);
+    if (map.setPointerCapture) map.setPointerCapture(e.pointerId);
   });
   map.addEventListener("pointermove", (e) => {
     if (e.pointerType === "mouse" && e.buttons === 1) fromPointer(e);

@@ -11,8 +11,8 @@ surfaces' matrices, the start, each optimiser's learning rate), so the widget wo
 no kernel, and draws:
 
 * a contour map with each optimiser's path (colour and line style), the path up to the selected step in
-  full and a marker at :math:`\\theta_t`; a click or tap on the map (or the arrow keys on the focused map)
-  moves the start;
+  full and a marker at :math:`\\theta_t`; a click or tap on the map, a mouse drag or the arrow keys on the
+  focused map move the start (a finger scrolling the page across the map moves nothing);
 * the loss of each path at every step on a log scale, with the selected step marked;
 * a table of the selected step's numbers (``data-testid`` ``op-theta-<k>`` with ``data-x``/``data-y`` at
   full precision, ``op-loss-<k>``, ``op-grad-<k>``, ``op-size-<k>``, ``op-reached-<k>``): the position, the

@@ -135,8 +135,11 @@ def test_a_tap_on_the_map_starts_the_optimisers_there(open_explorer):
     m.scroll_into_view_if_needed()
     box = m.bounding_box()
     scale = box["width"] / 344  # the map's viewBox is 344 wide: θ₁ = -5 at x = 34, 30 px per unit
-    m.tap(position={"x": (34 + (2 + 5) * 30) * scale, "y": (10 + (3 - -1) * 30) * scale})
     start = root.locator("[data-testid='op-start']")
+    # a finger that lands on the map to scroll the page moves nothing (only a tap, a click, does)
+    m.dispatch_event("pointerdown", {"pointerType": "touch", "clientX": box["x"] + 5, "clientY": box["y"] + 5})
+    assert start.get_attribute("data-x") == "-4"
+    m.tap(position={"x": (34 + (2 + 5) * 30) * scale, "y": (10 + (3 - -1) * 30) * scale})
     assert float(start.get_attribute("data-x")) == pytest.approx(2.0, abs=0.06)
     assert float(start.get_attribute("data-y")) == pytest.approx(-1.0, abs=0.06)
     # the paths now start there
@@ -153,9 +156,22 @@ def test_a_tap_on_the_map_starts_the_optimisers_there(open_explorer):
 def test_the_keyboard_moves_the_start_and_the_step(open_explorer):
     page, root, errors = open_explorer()
     m = root.locator("[data-testid='op-map']")
+    # a mouse drags the start along
+    m.scroll_into_view_if_needed()
+    box = m.bounding_box()
+    scale = box["width"] / 344
+    page.mouse.move(box["x"] + (34 + 1 * 30) * scale, box["y"] + (10 + 3 * 30) * scale)  # θ = (-4, 0)
+    page.mouse.down()
+    page.mouse.move(box["x"] + (34 + 3 * 30) * scale, box["y"] + (10 + 2 * 30) * scale, steps=4)  # θ = (-2, 1)
+    page.mouse.up()
+    start = root.locator("[data-testid='op-start']")
+    assert float(start.get_attribute("data-x")) == pytest.approx(-2.0, abs=0.06)
+    assert float(start.get_attribute("data-y")) == pytest.approx(1.0, abs=0.06)
+    page.keyboard.press("Tab")  # off the map, then back with the keyboard
+    m.focus()
+    page.keyboard.press("Home")
     m.focus()
     assert m.evaluate("e => getComputedStyle(e).outlineStyle") != "none", "the focused map shows no focus ring"
-    start = root.locator("[data-testid='op-start']")
     page.keyboard.press("ArrowLeft")
     page.keyboard.press("Shift+ArrowDown")
     assert (float(start.get_attribute("data-x")), float(start.get_attribute("data-y"))) == (-4.25, 1.0)
