@@ -15,5 +15,6 @@ The pattern (see ``CONTRIBUTING.md``):
 
 Modules: ``assets`` (loads the ``.js`` and ``.css`` files), and one widget class each in
 ``attention``, ``bpe``, ``lstm_gates``, ``model_view``, ``naive_bayes``, ``ngram_generator``,
-``positional``, ``sampling``, ``sampling_tree``, ``tfidf_search``, ``viterbi`` and ``word_map``.
+``optimiser_paths``, ``positional``, ``sampling``, ``sampling_tree``, ``tfidf_search``, ``viterbi`` and
+``word_map``.
 """

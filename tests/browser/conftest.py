@@ -52,6 +52,7 @@ CHANGES_PAGE = {
     "test_attention_step_panel_on_a_phone_follows_a_tap",
     "test_bert_model_view_enlarges_the_clicked_thumbnail",
     "test_lstm_gate_viewer_recomputes_the_memory_update_in_the_page",
+    "test_optimiser_paths_redraw_the_paths_torch_computes",
 }
 
 

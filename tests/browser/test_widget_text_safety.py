@@ -32,6 +32,7 @@ def _widgets():
     from nlp_helpers.widgets.lstm_gates import LSTMGates
     from nlp_helpers.widgets.model_view import AttentionModelView
     from nlp_helpers.widgets.ngram_generator import NGramGenerator
+    from nlp_helpers.widgets.optimiser_paths import OptimiserPaths
     from nlp_helpers.widgets.quick_check import Choice, Numeric, QuickCheck
     from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature
     from nlp_helpers.widgets.sampling_tree import SamplingTree
@@ -68,6 +69,7 @@ def _widgets():
                 Numeric(HOSTILE_2, answer=1.0, tolerance=0.1, explanation=HOSTILE, mistakes=[(2.0, HOSTILE_2)]),
             ],
         ),
+        "op-root": OptimiserPaths({HOSTILE: np.eye(2), HOSTILE_2: np.diag([1.0, 4.0])}),
         "wm-root": WordMap(
             [HOSTILE, HOSTILE_2, "ok", "fine"], np.eye(4) + 0.1, word=HOSTILE, groups={HOSTILE_2: ["ok"]}
         ),

@@ -432,3 +432,28 @@ def test_lstm_gate_viewer_recomputes_the_memory_update_in_the_page(book_page, re
     assert root.locator("[data-testid='lg-step']").input_value() == "2"
     assert "Step 2," in root.locator("[data-testid='lg-readout']").inner_text()
     assert log.console_errors == [] and log.page_errors == []
+
+
+@pytest.mark.parametrize("rel", [golden("optimiser_paths_widget.json")["page"]])
+def test_optimiser_paths_redraw_the_paths_torch_computes(book_page, rel):
+    """The training page's explorer: its controls redraw the paths torch.optim computes (the golden file), and
+    the arrow keys on the focused map move the start. Its full matrix runs in test_optimiser_paths.py."""
+    from tests.widgets.test_widgets_optimiser_paths import check_shown
+
+    spec = golden("optimiser_paths_widget.json")
+    page, log = book_page(rel)
+    root = page.locator("[data-testid='op-root']").first
+    root.wait_for()
+    for case in spec["cases"]:
+        apply_controls(root, case["controls"])
+        shown = root.evaluate(
+            """(r) => Object.fromEntries([...r.querySelectorAll('[data-testid^="op-"]')].map((e) => [e.dataset.testid,
+            {text: e.textContent, attrs: Object.fromEntries([...e.attributes].map((a) => [a.name, a.value]))}]))"""
+        )
+        check_shown(shown, case, spec["rtol"])
+    root.locator("[data-testid='op-map']").focus()
+    page.keyboard.press("ArrowRight")
+    assert root.locator("[data-testid='op-start']").get_attribute("data-x") == "-3.75"
+    page.keyboard.press("Home")
+    assert root.locator("[data-testid='op-start']").get_attribute("data-x") == "-4"
+    assert log.console_errors == [] and log.page_errors == []

@@ -16,6 +16,7 @@ from nlp_helpers.tokenization import bpe as BP  # noqa: E402
 from nlp_helpers.widgets.assets import load_css, load_esm  # noqa: E402
 from nlp_helpers.widgets.attention import AttentionExplorer, transform_weights  # noqa: E402
 from nlp_helpers.widgets.bpe import BPEStepper  # noqa: E402
+from nlp_helpers.widgets.optimiser_paths import OptimiserPaths, optimiser_path, quadratic_loss  # noqa: E402
 from nlp_helpers.widgets.positional import PositionalEncodingExplorer  # noqa: E402
 from nlp_helpers.widgets.sampling import NextTokenExplorer, SoftmaxTemperature, explorer_prompt  # noqa: E402
 from nlp_helpers.widgets.tfidf_search import TfidfSearch, widget_tokens  # noqa: E402
@@ -157,6 +158,48 @@ BAD = [
         ValueError,
         "position must be <= 9",
     ),
+    bad(
+        "widgets.optimiser_paths.optimiser_path-hessian-nan",
+        lambda: optimiser_path([[NAN, 0.0], [0.0, 1.0]], (1.0, 1.0), "SGD", 0.1, 5),
+        ValueError,
+        "hessian must contain only finite",
+    ),
+    bad(
+        "widgets.optimiser_paths.optimiser_path-optimiser-none",
+        lambda: optimiser_path(np.eye(2), (1.0, 1.0), None, 0.1, 5),
+        ValueError,
+        "optimiser must be one of",
+    ),
+    bad(
+        "widgets.optimiser_paths.optimiser_path-lr-inf",
+        lambda: optimiser_path(np.eye(2), (1.0, 1.0), "Adam", INF, 5),
+        ValueError,
+        "lr must be a finite",
+    ),
+    bad(
+        "widgets.optimiser_paths.quadratic_loss-theta-str",
+        lambda: quadratic_loss(np.eye(2), "ab"),
+        TypeError,
+        "theta must be array-like",
+    ),
+    bad(
+        "widgets.optimiser_paths.OptimiserPaths-surface-name-int",
+        lambda: OptimiserPaths({3: np.eye(2)}),
+        TypeError,
+        r"surfaces \(a name\) must be a str",
+    ),
+    bad(
+        "widgets.optimiser_paths.OptimiserPaths-surface-set-later",
+        lambda: after(OptimiserPaths(), surface="nowhere").paths(),
+        ValueError,
+        "surface must be one of",
+    ),
+    bad(
+        "widgets.optimiser_paths.OptimiserPaths-start-set-later",
+        lambda: after(OptimiserPaths(), start=[0.0, 7.0]).hessian(),
+        ValueError,
+        "start must lie inside extent",
+    ),
     bad("widgets.sampling.explorer_prompt-tokens-none", lambda: explorer_prompt("p", None, [1.0]), TypeError, "tokens"),
     bad(
         "widgets.sampling.explorer_prompt-logits-minus-inf",
@@ -278,6 +321,16 @@ EDGE = [
         "widgets.bpe.BPEStepper-unicode-text",
         lambda: BPEStepper("日本 🙂", [("日", "本")]).state(1)["tokens"],
         lambda t: t == ["日本", " ", "🙂"],
+    ),
+    edge(
+        "widgets.optimiser_paths.optimiser_path-start-at-the-minimum-stays",
+        lambda: optimiser_path(np.eye(2), (0.0, 0.0), "Adam", 0.1, 5),
+        lambda p: p.shape == (6, 2) and not p.any(),
+    ),
+    edge(
+        "widgets.optimiser_paths.optimiser_path-diverging-path-stops-past-the-limit",
+        lambda: optimiser_path(np.eye(2), (1.0, 1.0), "SGD", 3.0, 500),
+        lambda p: len(p) < 501 and np.isfinite(p).all(),
     ),
     edge("widgets.load_css-follows-dark-mode", lambda: load_css(), lambda css: ".nlpw" in css and "dark" in css),
 ]

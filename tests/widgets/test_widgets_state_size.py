@@ -17,6 +17,7 @@ from nlp_helpers.data.corpora import lee_background
 from nlp_helpers.tokenization.bpe import BPE
 from nlp_helpers.widgets.bpe import BPEStepper
 from nlp_helpers.widgets.naive_bayes import NaiveBayesExplorer
+from nlp_helpers.widgets.optimiser_paths import OptimiserPaths
 from nlp_helpers.widgets.positional import PositionalEncodingExplorer
 from nlp_helpers.widgets.tfidf_search import TfidfSearch
 from nlp_helpers.widgets.viterbi import ViterbiTrellis
@@ -47,6 +48,8 @@ WIDGETS = {  # name: (the chapter's widget, budget in bytes); measured sizes in 
     "tfidf_search": (lambda: TfidfSearch(**TFIDF_CONSTRUCT), 120_000),
     # 162,780 bytes (333,276 as a list of words and a list of ratios): 17,736 words grouped by ratio
     "naive_bayes": (lambda: NaiveBayesExplorer(chapter_model(), SENTENCES[0]), 200_000),
+    # 1,064 bytes: three 2 x 2 surfaces, the start and the learning rates; the paths are computed in the page
+    "optimiser_paths": (OptimiserPaths, 1_400),
     # 499 bytes: the encodings are computed in the page from a few settings
     "positional": (PositionalEncodingExplorer, 1_000),
     # 970 bytes: a 5-word sentence and 4 tags (kept at full precision: the trellis test compares to 1e-12)
