@@ -13,7 +13,9 @@ The optimiser is gradient descent with step ``1 / L`` (``L`` bounds the curvatur
 by power iteration), by default with Nesterov momentum and restarts (FISTA; Beck & Teboulle 2009);
 the L1 term is handled by soft-thresholding after each step (proximal gradient), which sets weights
 exactly to zero. With ``l2 = 1 / (C n)`` the optimum is scikit-learn's ``LogisticRegression(C=C)``
-(``penalty="l1"`` likewise), which the tests check.
+(``penalty="l1"`` likewise), which the tests check. ``SoftmaxRegression(solver="lbfgs")`` minimises the
+same objective with SciPy's L-BFGS-B (Liu & Nocedal 1989) instead, which reaches the minimum in far
+fewer steps when there are many ill-conditioned features.
 
 Left out: stochastic mini-batches (the chapter writes one SGD step by hand), elastic net, class weights.
 """
@@ -25,9 +27,10 @@ from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.optimize import minimize
 from scipy.special import expit, logsumexp
 
-from nlp_helpers._checks import check_array, check_float, check_int
+from nlp_helpers._checks import check_array, check_choice, check_float, check_int
 
 __all__ = [
     "LogisticRegression",
@@ -139,6 +142,32 @@ def _descend(
     return theta, max_iter
 
 
+def _lbfgs(
+    X: np.ndarray | sp.csr_matrix, idx: np.ndarray, k: int, l2: float, max_iter: int, tol: float
+) -> tuple[np.ndarray, int]:
+    """Minimise the softmax objective over ``theta = [W (d, K) ravelled, b (K,)]`` with L-BFGS-B."""
+    n, d = X.shape
+    rows = np.arange(n)
+
+    def objective(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        W, b = theta[: d * k].reshape(d, k), theta[d * k :]
+        Z = np.asarray(X @ W) + b  # (n, K)
+        lse = logsumexp(Z, axis=1)
+        error = np.exp(Z - lse[:, None])  # (n, K)  P - Y below
+        error[rows, idx] -= 1.0
+        loss = float(np.mean(lse - Z[rows, idx]) + l2 / 2 * np.sum(W * W))
+        return loss, np.concatenate([(np.asarray(X.T @ error) / n + l2 * W).ravel(), error.mean(axis=0)])
+
+    result = minimize(
+        objective,
+        np.zeros(d * k + k),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": max_iter, "gtol": tol, "ftol": 1e-15, "maxcor": 20},
+    )
+    return result.x, int(result.nit)
+
+
 class _LinearModel:
     def __init__(
         self,
@@ -222,7 +251,9 @@ class SoftmaxRegression(_LinearModel):
     """Multinomial logistic regression: ``P(y=k | x) = softmax(W x + b)_k`` with an L2 penalty on ``W``.
 
     Labels may be any ints or strs; ``classes_`` holds them sorted. After :meth:`fit`: ``coef_``
-    (K, d), ``intercept_`` (K,), ``n_iter_``.
+    (K, d), ``intercept_`` (K,), ``n_iter_``. ``solver`` is ``"gd"`` (gradient descent as above, with
+    ``step`` and ``accelerated``) or ``"lbfgs"`` (L-BFGS-B, stopping when the largest gradient entry is
+    below ``tol``).
     """
 
     def __init__(
@@ -232,8 +263,10 @@ class SoftmaxRegression(_LinearModel):
         tol: float = 1e-6,
         step: float | None = None,
         accelerated: bool = True,
+        solver: str = "gd",
     ) -> None:
         super().__init__(l2=l2, l1=0.0, max_iter=max_iter, tol=tol, step=step, accelerated=accelerated)
+        self.solver = check_choice("solver", solver, ["gd", "lbfgs"])
 
     def fit(self, X: Any, y: Any) -> SoftmaxRegression:
         X = _check_X(X)
@@ -246,17 +279,20 @@ class SoftmaxRegression(_LinearModel):
         self.n_features_ = X.shape[1]
         n, d, k = X.shape[0], X.shape[1], len(self.classes_)
         onehot = np.eye(k)[idx]  # (n, K)
-        step = self.step or 1.0 / (0.5 * _curvature_bound(X) + self.l2)
 
         def grad(theta: np.ndarray) -> np.ndarray:
             W, b = theta[: d * k].reshape(d, k), theta[d * k :]
             error = softmax(np.asarray(X @ W) + b) - onehot  # (n, K)  P - Y
             return np.concatenate([(np.asarray(X.T @ error) / n + self.l2 * W).ravel(), error.mean(axis=0)])
 
-        mask = np.arange(d * k + k) < d * k
-        theta, self.n_iter_ = _descend(
-            grad, np.zeros(d * k + k), step, mask, 0.0, self.max_iter, self.tol, self.accelerated
-        )
+        if self.solver == "lbfgs":
+            theta, self.n_iter_ = _lbfgs(X, idx, k, self.l2, self.max_iter, self.tol)
+        else:
+            step = self.step or 1.0 / (0.5 * _curvature_bound(X) + self.l2)
+            mask = np.arange(d * k + k) < d * k
+            theta, self.n_iter_ = _descend(
+                grad, np.zeros(d * k + k), step, mask, 0.0, self.max_iter, self.tol, self.accelerated
+            )
         self.coef_, self.intercept_ = theta[: d * k].reshape(d, k).T.copy(), theta[d * k :]
         return self
 

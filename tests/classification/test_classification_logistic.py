@@ -111,6 +111,27 @@ def test_softmax_regression_equals_sklearn_multinomial(data):
     assert ours.decision_function(X).shape == (200, 3)
 
 
+def test_softmax_regression_lbfgs_equals_sklearn_multinomial(data):
+    X, _, y3 = data
+    l2 = 0.05
+    ours = SoftmaxRegression(l2=l2, tol=1e-10, max_iter=5000, solver="lbfgs").fit(X, y3)
+    ref = SkLogisticRegression(C=1 / (l2 * len(y3)), tol=1e-12, max_iter=10000).fit(X, y3)
+    np.testing.assert_allclose(ours.predict_proba(X), ref.predict_proba(X), atol=1e-6)
+    np.testing.assert_array_equal(ours.predict(X), ref.predict(X))
+    assert 0 < ours.n_iter_ < 5000  # converged before the cap
+    with pytest.raises(ValueError, match="solver"):
+        SoftmaxRegression(solver="newton")
+
+
+def test_softmax_regression_lbfgs_equals_gd_on_sparse_features():
+    g = np.random.default_rng(3)
+    X = sp.random(300, 80, density=0.1, random_state=4, data_rvs=lambda n: np.ones(n), format="csr")
+    y = g.integers(0, 4, 300)
+    fast = SoftmaxRegression(l2=1e-2, tol=1e-10, max_iter=5000, solver="lbfgs").fit(X, y)
+    slow = SoftmaxRegression(l2=1e-2, tol=1e-12, max_iter=50000).fit(X, y)
+    np.testing.assert_allclose(fast.predict_proba(X), slow.predict_proba(X), atol=1e-6)
+
+
 def test_two_class_softmax_with_double_l2_is_logistic_regression(data):
     X, y, _ = data
     soft = SoftmaxRegression(l2=0.1, tol=1e-12, max_iter=20000).fit(X, np.where(y == 1, "pos", "neg"))
