@@ -271,10 +271,22 @@ def test_a_call_that_waits_without_computing_is_stopped(waits) -> None:
 
 def test_a_check_is_interrupted_by_ctrl_c_during_a_sleep(monkeypatch) -> None:
     monkeypatch.delenv(STRICT_ENV, raising=False)
-    timer = threading.Timer(0.3, lambda: signal.pthread_kill(threading.main_thread().ident, signal.SIGINT))
-    timer.start()
-    result = check_double(lambda xs: time.sleep(30) or xs * 2)
-    timer.join()
+    sleeping, returned = threading.Event(), threading.Event()
+
+    def ctrl_c() -> None:  # Ctrl-C once the answer sleeps (on a loaded machine the check may take a while to
+        sleeping.wait(60)  # call it), again every half second in case the reader's first press was lost
+        for _ in range(20):
+            if returned.wait(0.3):
+                return
+            signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    presser = threading.Thread(target=ctrl_c, daemon=True)
+    presser.start()
+    try:
+        result = check_double(lambda xs: sleeping.set() or time.sleep(30) or xs * 2)
+    finally:
+        returned.set()
+        presser.join()
     assert result.status == "not yet" and "interrupted while" in result.message, result
 
 
