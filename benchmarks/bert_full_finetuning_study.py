@@ -6,7 +6,8 @@ For seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``) it trains, on the same training sni
 
 * **frozen encoder + head**: all-MiniLM-L6-v2 unchanged, a linear head on its mean-pooled last layer
   (``nlp_helpers.bert.classifier.train_classifier``, ``HEAD_EPOCHS`` epochs, AdamW at 1e-2);
-* **whole encoder fine-tuned**: every weight of a copy of the encoder plus a new head
+* **whole encoder fine-tuned**: every weight of a copy of the encoder (but its table of WordPiece
+  vectors) plus a new head
   (``nlp_helpers.bert.full_finetuning.finetune_encoder``: AdamW, encoder 5e-5 and head 1e-3, linear
   warm-up over the first 10 % of the steps and linear decay to 0, batches of 16, ``EPOCHS`` epochs),
 
@@ -15,7 +16,7 @@ and scores both by accuracy on the same test snippets. A seed takes a few minute
 It writes ``nlp_helpers/bert/full_finetuning_study.json``, which the chapter reads with
 :func:`nlp_helpers.bert.full_finetuning.full_finetuning_study`.
 
-Run: ``OMP_NUM_THREADS=1 python -m benchmarks.bert_full_finetuning_study [n_seeds]``.
+Run: ``OMP_NUM_THREADS=1 python -m benchmarks.bert_full_finetuning_study [n_seeds] [out.json]``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import json
 import os
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -34,7 +36,7 @@ from nlp_helpers.bert.full_finetuning import FULL_STUDY_FILE, EncoderClassifier,
 from nlp_helpers.data.polarity import polarity_split
 from nlp_helpers.seeds import manual_seed, seed
 
-N_TRAIN, N_TEST = 2000, 1000
+N_TRAIN, N_TEST = 1600, 800
 EPOCHS, BATCH, LR, HEAD_LR, WARMUP, MAX_LENGTH = 2, 16, 5e-5, 1e-3, 0.1, 32
 HEAD_EPOCHS = 20
 MODELS = ["frozen encoder + head", "whole encoder fine-tuned"]
@@ -94,8 +96,8 @@ def run(n: int, frozen_features: dict) -> list[dict]:
     return rows
 
 
-def _write(rows: list[dict]) -> None:
-    FULL_STUDY_FILE.write_text(
+def _write(rows: list[dict], out: Path = FULL_STUDY_FILE) -> None:
+    out.write_text(
         json.dumps(
             {
                 "about": __doc__.split("\n\n")[0],
@@ -116,8 +118,11 @@ def _write(rows: list[dict]) -> None:
     )
 
 
-def main(n_seeds: int = 5) -> None:
-    """Run every seed; the file is rewritten after each, so an interrupted study keeps what it measured."""
+def main(n_seeds: int = 5, out: Path = FULL_STUDY_FILE) -> None:
+    """Run every seed; the file ``out`` is rewritten after each, so an interrupted study keeps what it measured.
+
+    Another ``out`` (e.g. for a check under ``ATEN_CPU_CAPABILITY=default``) leaves the chapter's file alone.
+    """
     x_train, _, x_test, _ = data()
     frozen = {
         "train": encoder_features(x_train, max_length=MAX_LENGTH),
@@ -126,10 +131,10 @@ def main(n_seeds: int = 5) -> None:
     rows: list[dict] = []
     for n in range(n_seeds):
         rows += run(n, frozen)
-        _write(rows)
+        _write(rows, out)
     frame = pd.DataFrame(rows)
     print(frame.groupby("model")[["accuracy", "seconds"]].agg(["mean", "std"]).round(4).T)
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)
+    main(int(sys.argv[1]) if len(sys.argv) > 1 else 5, Path(sys.argv[2]) if len(sys.argv) > 2 else FULL_STUDY_FILE)

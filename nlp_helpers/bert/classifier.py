@@ -5,8 +5,8 @@ as here and in Sentence-BERT, the mean of the token vectors) and applies a linea
 layer and a softmax: :math:`y = \\mathrm{softmax}(W\\,\\bar h + b)`. *Fine-tuning*
 trains that head together with (some of) the encoder's weights.
 
-Full fine-tuning of all six layers would not fit the book's time budget, so this
-module offers the two cheap ends of the spectrum, with one code path:
+This module offers the two cheap ends of the spectrum, with one code path (every
+weight fine-tuned, which costs minutes, is ``nlp_helpers.bert.full_finetuning``):
 
 * **frozen encoder**: the head alone, on the last layer's mean-pooled vectors
   (logistic regression trained by gradient descent);

@@ -7,8 +7,8 @@ chapter's small encoder (all-MiniLM-L6-v2) on sentence classification:
 
 * :func:`linear_warmup_factor`: the schedule, as a multiplier of the peak rate at each step
   (the same numbers as ``transformers.get_linear_schedule_with_warmup``);
-* :class:`EncoderClassifier`: a trainable copy of the whole encoder, mean pooling, dropout and a
-  linear head, reading token ids;
+* :class:`EncoderClassifier`: a trainable copy of the whole encoder (by default with its table of
+  WordPiece vectors frozen), mean pooling, dropout and a linear head, reading token ids;
 * :func:`finetune_encoder`: mini-batch AdamW on every weight with that schedule (the pretrained
   weights with a small rate, the new head with a larger one); :func:`predict_texts` classifies;
 * :func:`full_finetuning_study`: the stored seed study of ``benchmarks/bert_full_finetuning_study.py``
@@ -68,14 +68,32 @@ def _linear_warmup_factor(step: int, total_steps: int, warmup_steps: int) -> flo
 
 
 class EncoderClassifier(nn.Module):
-    """A trainable copy of the whole encoder, mean pooling and a linear head: ids (B, T) -> logits (B, n_classes)."""
+    """A trainable copy of the whole encoder, mean pooling and a linear head: ids (B, T) -> logits (B, n_classes).
 
-    def __init__(self, n_classes: int = 2, encoder: nn.Module | None = None, *, dropout: float = 0.1) -> None:
+    With ``freeze_word_embeddings`` (the default) the table of WordPiece vectors (30,522 x 384, half of
+    MiniLM's weights) stays as pretrained and every other weight trains: the six layers, the position and
+    segment embeddings and their layer norm. A few thousand sentences touch few of the table's rows, and
+    updating all of it would cost about a third of each step. AdamW skips a weight without a gradient, so
+    an optimiser may be given all of ``encoder.parameters()``.
+    """
+
+    def __init__(
+        self,
+        n_classes: int = 2,
+        encoder: nn.Module | None = None,
+        *,
+        dropout: float = 0.1,
+        freeze_word_embeddings: bool = True,
+    ) -> None:
         super().__init__()
         n_classes = check_int("n_classes", n_classes, minimum=2)
         encoder = load_minilm()[1] if encoder is None else encoder
         check_type("encoder", encoder, nn.Module)
+        check_type("freeze_word_embeddings", freeze_word_embeddings, bool)
         self.encoder = copy.deepcopy(encoder)  # fine-tuning must not change the shared pretrained model
+        self.encoder.requires_grad_(True)
+        if freeze_word_embeddings:
+            self.encoder.get_input_embeddings().requires_grad_(False)
         self.dropout = nn.Dropout(check_float("dropout", dropout, minimum=0.0, maximum=1.0, max_inclusive=False))
         self.head = nn.Linear(self.encoder.config.hidden_size, n_classes)
 

@@ -56,6 +56,8 @@ def test_bad_inputs_name_the_argument():
         linear_warmup_factor(0, 10, 11)
     with pytest.raises(ValueError, match="n_classes"):
         EncoderClassifier(1)
+    with pytest.raises(TypeError, match="freeze_word_embeddings"):
+        EncoderClassifier(2, freeze_word_embeddings="yes")
     model = EncoderClassifier(2)
     with pytest.raises(ValueError, match="labels"):
         finetune_encoder(model, TEXTS, [0, 1], progress=False)
@@ -121,9 +123,16 @@ def test_training_steps_equal_torch_adamw_with_lambdalr():
     np.testing.assert_allclose(log["loss"], losses, rtol=1e-4)
     for (name, p), q in zip(ours.named_parameters(), ref.parameters()):
         torch.testing.assert_close(p, q, rtol=1e-4, atol=1e-6, msg=name)
-    # every weight of the copy moved; the shared pretrained model did not
+    # the copy's layers moved, its WordPiece table (frozen by default) did not; the shared model did not
     assert not torch.equal(ours.encoder.encoder.layer[0].attention.self.query.weight, before)
+    assert not torch.equal(
+        ours.encoder.embeddings.position_embeddings.weight, shared.embeddings.position_embeddings.weight
+    )
+    assert torch.equal(ours.encoder.embeddings.word_embeddings.weight, shared.embeddings.word_embeddings.weight)
     assert torch.equal(shared.encoder.layer[0].attention.self.query.weight, before)
+    trainable = sum(p.numel() for p in ours.parameters() if p.requires_grad)
+    assert trainable == sum(p.numel() for p in ours.parameters()) - 30522 * 384
+    assert all(p.requires_grad for p in EncoderClassifier(2, freeze_word_embeddings=False).parameters())
 
 
 def test_stored_study_is_complete(tmp_path):
