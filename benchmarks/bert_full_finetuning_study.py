@@ -9,7 +9,7 @@ For seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``) it trains, on the same training sni
 * **whole encoder fine-tuned**: every weight of a copy of the encoder (but its table of WordPiece
   vectors) plus a new head
   (``nlp_helpers.bert.full_finetuning.finetune_encoder``: AdamW, encoder 5e-5 and head 1e-3, linear
-  warm-up over the first 10 % of the steps and linear decay to 0, batches of 16, ``EPOCHS`` epochs),
+  warm-up over the first 10 % of the steps and linear decay to 0, batches of ``BATCH``, ``EPOCHS`` epoch),
 
 and scores both by accuracy on the same test snippets. A seed takes a few minutes of CPU.
 
@@ -37,7 +37,7 @@ from nlp_helpers.data.polarity import polarity_split
 from nlp_helpers.seeds import manual_seed, seed
 
 N_TRAIN, N_TEST = 1600, 800
-EPOCHS, BATCH, LR, HEAD_LR, WARMUP, MAX_LENGTH = 2, 16, 5e-5, 1e-3, 0.1, 32
+EPOCHS, BATCH, LR, HEAD_LR, WARMUP, MAX_LENGTH = 1, 8, 5e-5, 1e-3, 0.1, 32
 HEAD_EPOCHS = 20
 MODELS = ["frozen encoder + head", "whole encoder fine-tuned"]
 
