@@ -5,7 +5,9 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``wordpiece``: WordPiece tokenization exactly as BERT does it.
 * ``minilm``: a real pretrained encoder (all-MiniLM-L6-v2), offline: attention maps, contextual and
   sentence embeddings, semantic search.
-* ``classifier``: fine-tuning the encoder for sentence classification on a CPU.
+* ``classifier``: fine-tuning the encoder for sentence classification on a CPU (head, top layer).
+* ``full_finetuning``: every weight fine-tuned, with warm-up and linear decay of the learning rate.
+* ``token_labels``: token classification: word labels on WordPieces, a head on every token.
 * ``pairs``: pair inputs (``[CLS] a [SEP] b [SEP]``), cross-encoders and bi-encoders fine-tuned on pairs.
 * ``mlm``: masked language modelling and a small masked LM.
 * ``fill_mask``: a word-level fill-mask model (MiniLM with its top layers and BERT's MLM head retrained).
@@ -15,5 +17,5 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``senses``: example sentences of two ambiguous words, for word-sense disambiguation.
 * ``nsp``: next-sentence prediction pairs.
 * ``topics``: BERTopic in miniature, with c-TF-IDF labels.
-* ``exercises``: the checkers of the chapter's exercises.
+* ``exercises``, ``representations_exercises``, ``finetuning_exercises``: the checkers of the chapter's exercises.
 """

@@ -5,8 +5,8 @@ as here and in Sentence-BERT, the mean of the token vectors) and applies a linea
 layer and a softmax: :math:`y = \\mathrm{softmax}(W\\,\\bar h + b)`. *Fine-tuning*
 trains that head together with (some of) the encoder's weights.
 
-Full fine-tuning of all six layers would not fit the book's time budget, so this
-module offers the two cheap ends of the spectrum, with one code path:
+This module offers the two cheap ends of the spectrum, with one code path (every
+weight fine-tuned, which costs minutes, is ``nlp_helpers.bert.full_finetuning``):
 
 * **frozen encoder**: the head alone, on the last layer's mean-pooled vectors
   (logistic regression trained by gradient descent);
@@ -21,7 +21,7 @@ bi-encoders) in ``nlp_helpers.bert.pairs``; both train with :func:`fit_minibatch
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import torch
@@ -134,7 +134,7 @@ def train_classifier(
         raise ValueError("labels must not be empty: there is nothing to train on")
     if labels.dtype.kind not in "iu":
         raise TypeError(f"labels must be integer class indices, got dtype {labels.dtype}")
-    y = torch.as_tensor(labels, dtype=torch.long)
+    y = torch.tensor(labels, dtype=torch.long)  # a copy: labels may be a read-only view
     if y.ndim != 1 or len(y) != len(hidden) or len(hidden) != len(attention_mask):
         raise ValueError(
             f"labels ({tuple(y.shape)}), hidden ({len(hidden)}) and attention_mask "
@@ -192,11 +192,14 @@ def fit_minibatches(
     seed: int,
     progress: bool = True,
     weight_decay: float = 0.01,
+    lr_factor: Callable[[int], float] | None = None,
 ) -> list[float]:
     """AdamW over ``epochs`` shuffled passes of ``n`` examples in mini-batches; return every step's loss.
 
     ``batch_loss(idx)`` gets a tensor of example indices and returns the batch's scalar loss.
-    ``seed`` (through ``nlp_helpers.seeds``) fixes the shuffling and dropout. The model is left in eval mode.
+    ``seed`` (through ``nlp_helpers.seeds``) fixes the shuffling and dropout. ``lr_factor(step)``, if given,
+    scales every group's learning rate at step ``step`` (from 0; ``torch.optim.lr_scheduler.LambdaLR``).
+    The model is left in eval mode.
     """
     from tqdm.auto import tqdm
 
@@ -207,6 +210,9 @@ def fit_minibatches(
     epochs = check_int("epochs", epochs, minimum=1)
     batch_size = check_int("batch_size", batch_size, minimum=1)
     opt = torch.optim.AdamW(groups, weight_decay=check_float("weight_decay", weight_decay, minimum=0.0))
+    if lr_factor is not None and not callable(lr_factor):
+        raise TypeError(f"lr_factor must be a function of the step, got {type(lr_factor).__name__}")
+    schedule = None if lr_factor is None else torch.optim.lr_scheduler.LambdaLR(opt, lr_factor)
     gen = torch_generator(check_int("seed", seed, minimum=0))
     manual_seed(seed)  # dropout inside trainable layers
     losses: list[float] = []
@@ -218,6 +224,8 @@ def fit_minibatches(
             opt.zero_grad()
             loss.backward()
             opt.step()
+            if schedule is not None:
+                schedule.step()
             losses.append(loss.item())
             bar.update()
     bar.close()
