@@ -49,6 +49,17 @@ def test_option_log_likelihoods_equal_the_models_own_loss(smollm2):
 
 
 @pytest.mark.slow
+def test_score_continuations_equal_option_log_likelihoods(smollm2):
+    model, tok = smollm2
+    items = MC_ITEMS[:3]
+    pairs = [(c, o) for c, opts, _ in items for o in opts]
+    got, n = ev.score_continuations(model, tok, pairs, batch_size=5)  # batches that cut across items
+    want = np.concatenate([ev.option_log_likelihoods(model, tok, c, opts)["log-likelihood"] for c, opts, _ in items])
+    np.testing.assert_allclose(got, want, atol=1e-3)  # float32, different batch shapes
+    assert list(n) == [len(tok(o, add_special_tokens=False)["input_ids"]) for _, o in pairs]
+
+
+@pytest.mark.slow
 def test_option_scores_do_not_depend_on_the_other_options(smollm2):
     model, tok = smollm2
     _, stem, true, false = FACTS[0]
@@ -135,6 +146,9 @@ def test_items_are_well_formed():
         (lambda m, t: ev.option_log_likelihoods(m, t, "Q:", []), ValueError, "options must not be empty"),
         (lambda m, t: ev.option_log_likelihoods(m, t, "Q:", " a"), TypeError, "options must be a sequence"),
         (lambda m, t: ev.option_log_likelihoods(m, t, "Q:", [" a", 3]), TypeError, r"options\[1\]"),
+        (lambda m, t: ev.score_continuations(m, t, []), ValueError, "pairs must not be empty"),
+        (lambda m, t: ev.score_continuations(m, t, [("Q:",)]), TypeError, r"pairs\[0\] must be a"),
+        (lambda m, t: ev.score_continuations(m, t, [("Q:", " a")], batch_size=0), ValueError, "batch_size"),
         (lambda m, t: rs.greedy_reply(m, t, "Hi", 0), ValueError, "max_new_tokens must be >= 1"),
         (lambda m, t: rs.greedy_reply(m, t, "", 3), ValueError, "text must be a non-empty"),
         (lambda m, t: rs.answer_with_cot(m, t, "2 + 2?", max_answer_tokens=0), ValueError, "max_answer_tokens"),
