@@ -63,6 +63,11 @@ def check_majority_vote(fn: Callable) -> CheckResult:
                 wrong = _vote(answers, mistake=mistake)
                 if wrong != want and got == wrong:
                     ex.fail(f"{what}: {hint}")
+            ex.expect(
+                got is not None,
+                f"your function returned None (calling {what}), but the answer {want} occurs most often: did you "
+                "forget `return`, or print instead of returning?",
+            )
             ex.expect_equal(got, want, what=what, hint="Count each non-None answer; return the most frequent.")
         for answers, hint in [
             ([], "an empty list has no answer: return None."),
