@@ -11,8 +11,11 @@ decoder *tied* to the frozen input word embeddings, plus a bias), with BERT's re
 Wikipedia that gensim ships:
 
 1. split the articles into sentences; the last :data:`HELD_OUT_ARTICLES` articles are held
-   out for evaluation (a fixed data split, not seeded);
-2. train with :func:`train_fill_mask` (``python -m tools.train_mlm`` runs it once);
+   out for evaluation (``"test"``) and the :data:`VALID_ARTICLES` before them for deciding when
+   to stop (``"valid"``), a fixed data split, not seeded;
+2. train with :func:`nlp_helpers.bert.fill_mask_training.train_fill_mask` (``python -m tools.train_mlm`` runs it once): after every
+   pass over the training sentences it measures the masked-LM loss on the validation sentences,
+   stops once that has not improved for ``patience`` passes, and keeps the best pass;
 3. store only what changed, in float16 (:func:`save_delta`), in
    ``nlp_helpers/data/files/bert_mlm/bert_mlm_delta.npz``, with the WordPiece counts of the training
    sentences (the unigram baseline);
@@ -34,22 +37,22 @@ from typing import Any
 import numpy as np
 import torch
 
-from nlp_helpers._checks import check_float, check_int, check_text, check_type
+from nlp_helpers._checks import check_int, check_text, check_type
 from nlp_helpers.bert.minilm import check_texts, minilm_path, quiet_loading
 from nlp_helpers.bert.mlm import IGNORE_INDEX, mask_tokens
-from nlp_helpers.display import hide_progress
-from nlp_helpers.seeds import manual_seed
 from nlp_helpers.seeds import rng as seeded_rng
 
 __all__ = [
     "HELD_OUT_ARTICLES",
+    "VALID_ARTICLES",
     "TRAINED_LAYERS",
     "DELTA_PATH",
     "wikipedia_sentences",
     "trained_parameter_names",
     "new_fill_mask_model",
     "masked_logits",
-    "train_fill_mask",
+    "length_batches",
+    "wordpiece_counts",
     "save_delta",
     "load_fill_mask",
     "top_fills",
@@ -57,21 +60,28 @@ __all__ = [
     "unigram_topk_accuracy",
 ]
 
-HELD_OUT_ARTICLES = 10  # the last 10 articles are never trained on
+HELD_OUT_ARTICLES = 10  # the last 10 articles are never trained on: the test sentences
+VALID_ARTICLES = 10  # the 10 before them decide when training stops: the validation sentences
 TRAINED_LAYERS = 2  # encoder layers 4 and 5 (of 0-5) are retrained; the rest stays as shipped
 DELTA_PATH = Path(__file__).resolve().parents[1] / "data" / "files" / "bert_mlm" / "bert_mlm_delta.npz"
 
 
 def wikipedia_sentences(split: str = "train", *, min_words: int = 8, max_words: int = 40) -> list[str]:
-    """Prose sentences of the shipped Wikipedia (wiki quote marks removed); ``split`` is ``"train"`` or ``"test"``."""
+    """Prose sentences of the shipped Wikipedia (wiki quote marks removed).
+
+    ``split`` is ``"train"`` (all articles but the last ``VALID_ARTICLES + HELD_OUT_ARTICLES``),
+    ``"valid"`` (the ``VALID_ARTICLES`` before the last ones) or ``"test"`` (the last ``HELD_OUT_ARTICLES``).
+    """
     from nlp_helpers.data.corpora import wikipedia_articles
 
-    if split not in ("train", "test"):
-        raise ValueError(f"split must be 'train' or 'test', got {split!r}")
+    if split not in ("train", "valid", "test"):
+        raise ValueError(f"split must be 'train', 'valid' or 'test', got {split!r}")
     min_words = check_int("min_words", min_words, minimum=1)
     max_words = check_int("max_words", max_words, minimum=min_words)
     if split == "train":
-        chosen = wikipedia_articles()[:-HELD_OUT_ARTICLES]
+        chosen = wikipedia_articles()[: -(VALID_ARTICLES + HELD_OUT_ARTICLES)]
+    elif split == "valid":
+        chosen = wikipedia_articles()[-(VALID_ARTICLES + HELD_OUT_ARTICLES) : -HELD_OUT_ARTICLES]
     else:  # the same articles, cleaning only the last ones unless the whole dump is already in memory
         chosen = (
             wikipedia_articles()[-HELD_OUT_ARTICLES:] if wikipedia_articles.cache_info().currsize else _last_articles()
@@ -154,8 +164,8 @@ def masked_logits(model: Any, input_ids: torch.Tensor, attention_mask: torch.Ten
     return model.cls(hidden[where])  # (N, V): 30,522 scores only where a prediction is needed
 
 
-def _batches(tokenizer: Any, texts: list[str], batch_size: int, max_length: int) -> list[dict[str, np.ndarray]]:
-    """Tokenized batches of similar length (little padding), in a fixed order."""
+def length_batches(tokenizer: Any, texts: list[str], batch_size: int, max_length: int) -> list[dict[str, np.ndarray]]:
+    """Tokenized numpy batches of ``texts`` sorted by length (little padding), in a fixed order."""
     lengths = [len(x) for x in tokenizer(texts, truncation=True, max_length=max_length)["input_ids"]]
     order = np.argsort(lengths, kind="stable")
     return [
@@ -172,68 +182,8 @@ def _batches(tokenizer: Any, texts: list[str], batch_size: int, max_length: int)
     ]
 
 
-def train_fill_mask(
-    sentences: Sequence[str],
-    *,
-    epochs: int = 1,
-    batch_size: int = 32,
-    lr: float = 3e-4,
-    head_lr: float = 2e-3,
-    max_length: int = 64,
-    seed: int = 0,
-    progress: bool = True,
-) -> tuple[Any, Any, list[float]]:
-    """Train the top layers and the MLM head on ``sentences`` with fresh 80/10/10 masks every epoch.
-
-    Returns ``(tokenizer, model, losses)``. The head's bias starts at the log unigram
-    probabilities, so step 0 already equals the unigram baseline.
-    """
-    from tqdm.auto import tqdm
-
-    sentences = check_texts("sentences", sentences)
-    epochs = check_int("epochs", epochs, minimum=1)
-    batch_size = check_int("batch_size", batch_size, minimum=1)
-    lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
-    head_lr = check_float("head_lr", head_lr, minimum=0.0, min_inclusive=False)
-    max_length = check_int("max_length", max_length, minimum=3, maximum=512)
-    seed = check_int("seed", seed, minimum=0)
-    manual_seed(seed)
-    tokenizer, model = new_fill_mask_model()
-    batches = _batches(tokenizer, sentences, batch_size, max_length)
-    counts = _counts(tokenizer, sentences) + 0.1
-    with torch.no_grad():
-        model.cls.predictions.bias.copy_(torch.from_numpy(np.log(counts / counts.sum())).float())
-    named = dict(model.named_parameters())
-    layers = [named[n] for n in trained_parameter_names(model) if n.startswith("bert.")]
-    head = [named[n] for n in trained_parameter_names(model) if n.startswith("cls.")]
-    opt = torch.optim.AdamW([{"params": layers, "lr": lr}, {"params": head, "lr": head_lr}], weight_decay=0.01)
-    total = epochs * len(batches)
-    sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda step: min(1.0, (step + 1) / 50) * (1 - step / total))
-    rng = seeded_rng(seed)
-    special = tokenizer.all_special_ids
-    model.train()
-    losses: list[float] = []
-    bar = tqdm(total=total, desc="fill-mask model", disable=not progress or hide_progress())
-    for _ in range(epochs):
-        for b in rng.permutation(len(batches)):
-            enc = batches[b]
-            inputs, labels = mask_tokens(enc["input_ids"], len(tokenizer), tokenizer.mask_token_id, special, rng)
-            where = torch.from_numpy(labels != IGNORE_INDEX)
-            if where.any():
-                logits = masked_logits(model, torch.from_numpy(inputs), torch.from_numpy(enc["attention_mask"]), where)
-                loss = torch.nn.functional.cross_entropy(logits, torch.from_numpy(labels)[where])
-                opt.zero_grad()
-                loss.backward()
-                opt.step()
-                losses.append(loss.item())
-            sched.step()
-            bar.update()
-    bar.close()
-    model.eval()
-    return tokenizer, model, losses
-
-
-def _counts(tokenizer: Any, sentences: list[str]) -> np.ndarray:
+def wordpiece_counts(tokenizer: Any, sentences: list[str]) -> np.ndarray:
+    """How often each WordPiece id occurs in ``sentences`` (no special tokens), an array of length ``len(tokenizer)``."""
     ids = tokenizer(sentences, add_special_tokens=False)["input_ids"]
     return np.bincount(np.concatenate([np.asarray(x, dtype=np.int64) for x in ids]), minlength=len(tokenizer))
 
@@ -244,7 +194,7 @@ def save_delta(model: Any, tokenizer: Any, sentences: Sequence[str], path: str |
     path = Path(path)
     named = dict(model.named_parameters())
     arrays = {n: named[n].detach().numpy().astype(np.float16) for n in trained_parameter_names(model)}
-    counts = _counts(tokenizer, sentences)
+    counts = wordpiece_counts(tokenizer, sentences)
     nz = np.flatnonzero(counts)
     arrays["unigram_ids"], arrays["unigram_counts"] = nz.astype(np.int32), counts[nz].astype(np.int32)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -311,7 +261,7 @@ def topk_accuracy(
     tokenizer, model, counts = load_fill_mask(path)
     rng = seeded_rng(seed)
     ranks, targets = [], []
-    for enc in _batches(tokenizer, texts, check_int("batch_size", batch_size, minimum=1), 128):
+    for enc in length_batches(tokenizer, texts, check_int("batch_size", batch_size, minimum=1), 128):
         inputs, labels = mask_tokens(enc["input_ids"], len(tokenizer), tokenizer.mask_token_id,
                                      tokenizer.all_special_ids, rng)  # fmt: skip
         where = torch.from_numpy(labels != IGNORE_INDEX)

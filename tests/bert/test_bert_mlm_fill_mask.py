@@ -9,11 +9,14 @@ seeds).
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 import torch
 
 from nlp_helpers.bert import fill_mask
+from nlp_helpers.bert.fill_mask_training import masked_lm_loss, train_fill_mask
 from nlp_helpers.bert.minilm import load_minilm
 from nlp_helpers.bert.mlm import IGNORE_INDEX, mask_tokens
 from nlp_helpers.seeds import rng as seeded_rng
@@ -93,7 +96,7 @@ def test_topk_accuracy_equals_torch_topk(loaded):
     # the reference: the same masks (same seed, same batches), scored with torch.topk
     rng = seeded_rng(2)
     hits1 = hits5 = n = 0
-    for enc in fill_mask._batches(tokenizer, texts, 8, 128):
+    for enc in fill_mask.length_batches(tokenizer, texts, 8, 128):
         inputs, labels = mask_tokens(enc["input_ids"], len(tokenizer), tokenizer.mask_token_id,
                                      tokenizer.all_special_ids, rng)  # fmt: skip
         sel = labels != IGNORE_INDEX
@@ -126,8 +129,9 @@ def test_the_shipped_model_beats_the_unigram_baseline_on_held_out_wikipedia():
 @pytest.mark.trains
 def test_a_short_training_run_changes_only_the_trained_parameters_and_round_trips(tmp_path):
     sentences = fill_mask.wikipedia_sentences("train")[:96]
-    tokenizer, model, losses = fill_mask.train_fill_mask(sentences, batch_size=32, progress=False)
+    tokenizer, model, losses, valid_losses, best = train_fill_mask(sentences, batch_size=32, progress=False)
     assert len(losses) == 3 and np.isfinite(losses).all()
+    assert valid_losses == [] and best == 1  # no validation sentences: one pass, linear decay
     _, fresh = fill_mask.new_fill_mask_model()
     changed = {n for (n, p), (_, q) in zip(model.named_parameters(), fresh.named_parameters()) if not torch.equal(p, q)}
     trained = {n for n, p in model.named_parameters() if p.requires_grad}
@@ -146,8 +150,10 @@ def test_the_training_script_writes_a_loadable_delta(tmp_path, capsys):
     from tools import train_mlm
 
     out = tmp_path / "delta.npz"
-    assert train_mlm.main(["--sentences", "40", "--out", str(out), "--no-eval"]) == 0
-    assert "2 steps" in capsys.readouterr().out
+    assert train_mlm.main(["--sentences", "40", "--valid", "16", "--out", str(out), "--no-eval"]) == 0
+    assert "2 steps, 1 passes (best " in capsys.readouterr().out
+    card = json.loads((tmp_path / train_mlm.CARD_NAME).read_text())
+    assert card["train_sentences"] == 40 and card["valid_sentences"] == 16 and len(card["valid_loss_per_pass"]) == 2
     tokenizer, model, counts = fill_mask.load_fill_mask(out)
     assert counts.sum() == sum(
         len(x) for x in tokenizer(fill_mask.wikipedia_sentences("train")[:40], add_special_tokens=False)["input_ids"]
@@ -161,13 +167,13 @@ def test_bad_inputs_name_the_argument(loaded, tmp_path):
     with pytest.raises(ValueError, match="k"):
         fill_mask.top_fills("a [MASK]", k=0)
     with pytest.raises(ValueError, match="split"):
-        fill_mask.wikipedia_sentences("valid")
+        fill_mask.wikipedia_sentences("dev")
     with pytest.raises((TypeError, ValueError), match="texts"):
         fill_mask.topk_accuracy([])
     with pytest.raises((TypeError, ValueError), match="sentences"):
-        fill_mask.train_fill_mask([])
+        train_fill_mask([])
     with pytest.raises(ValueError, match="epochs"):
-        fill_mask.train_fill_mask(["A sentence."], epochs=0)
+        train_fill_mask(["A sentence."], epochs=0)
     ids = torch.ones(1, 4, dtype=torch.long)
     with pytest.raises(ValueError, match="where"):
         fill_mask.masked_logits(model, ids, ids, torch.ones(1, 3, dtype=torch.bool))
@@ -196,3 +202,43 @@ def test_held_out_sentences_need_not_clean_the_whole_dump():
     assert wikipedia_articles.cache_info().currsize == 0  # the whole dump was not parsed
     wikipedia_articles()  # now the full parse is cached, and the split is cut from it
     assert fast == fill_mask.wikipedia_sentences("test") and len(fast) > 100
+
+
+def test_the_three_splits_share_no_sentence_and_valid_comes_from_the_articles_before_the_test_ones():
+    train, valid, test = (set(fill_mask.wikipedia_sentences(s)) for s in ("train", "valid", "test"))
+    assert valid and test and len(train) > 10 * len(valid)
+    assert not (train & valid) and not (valid & test)
+    assert len(train & test) <= 5  # boilerplate sentences that two articles share
+    with pytest.raises(ValueError, match="split"):
+        fill_mask.wikipedia_sentences("dev")
+
+
+@pytest.mark.slow
+@pytest.mark.trains
+def test_early_stopping_keeps_the_best_pass_and_its_loss_is_the_cross_entropy_at_the_masked_positions():
+    sentences = fill_mask.wikipedia_sentences("train")[:64]
+    valid = fill_mask.wikipedia_sentences("valid")[:32]
+    run = train_fill_mask(sentences, epochs=3, patience=1, batch_size=32, lr=3e-2, head_lr=3e-2, valid_sentences=valid,
+                          progress=False)  # fmt: skip
+    # the curve has the start and one value per pass run; the model holds the parameters of the best value
+    assert 2 <= len(run.valid_losses) <= 4 and run.best_pass == int(np.argmin(run.valid_losses))
+    assert masked_lm_loss(run.model, run.tokenizer, valid) == pytest.approx(min(run.valid_losses), rel=1e-5)
+    # the loss by hand: torch's cross-entropy at the positions mask_tokens selects with the same seed
+    rng, total, n = seeded_rng(0), 0.0, 0
+    for enc in fill_mask.length_batches(run.tokenizer, valid, 64, 64):
+        inputs, labels = mask_tokens(enc["input_ids"], len(run.tokenizer), run.tokenizer.mask_token_id,
+                                     run.tokenizer.all_special_ids, rng)  # fmt: skip
+        with torch.no_grad():
+            logits = run.model(
+                input_ids=torch.from_numpy(inputs), attention_mask=torch.from_numpy(enc["attention_mask"])
+            ).logits
+        keep = labels != IGNORE_INDEX
+        total += float(
+            torch.nn.functional.cross_entropy(
+                logits[torch.from_numpy(keep)], torch.from_numpy(labels[keep]), reduction="sum"
+            )
+        )
+        n += int(keep.sum())
+    assert masked_lm_loss(run.model, run.tokenizer, valid) == pytest.approx(total / n, rel=1e-5)
+    with pytest.raises(ValueError, match="patience"):
+        train_fill_mask(sentences, patience=0, valid_sentences=valid)
