@@ -11,6 +11,7 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``pairs``: pair inputs (``[CLS] a [SEP] b [SEP]``), cross-encoders and bi-encoders fine-tuned on pairs.
 * ``mlm``: masked language modelling and a small masked LM.
 * ``fill_mask``: a word-level fill-mask model (MiniLM with its top layers and BERT's MLM head retrained).
+* ``fill_mask_training``: how that model is trained, with a validation split and early stopping.
 * ``qa``: extractive question answering: the best answer span from start/end logits, pairs encoded once.
 * ``qa_data``: templated SQuAD-style questions from real sentences, and SQuAD's exact match and F1.
 * ``family``: parameter counts of BERT's relatives from their configurations.

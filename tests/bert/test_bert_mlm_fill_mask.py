@@ -16,7 +16,7 @@ import pytest
 import torch
 
 from nlp_helpers.bert import fill_mask
-from nlp_helpers.bert.fill_mask_training import masked_lm_loss, train_fill_mask
+from nlp_helpers.bert.fill_mask_training import FillMaskRun, masked_lm_loss, train_fill_mask
 from nlp_helpers.bert.minilm import load_minilm
 from nlp_helpers.bert.mlm import IGNORE_INDEX, mask_tokens
 from nlp_helpers.seeds import rng as seeded_rng
@@ -220,6 +220,7 @@ def test_early_stopping_keeps_the_best_pass_and_its_loss_is_the_cross_entropy_at
     valid = fill_mask.wikipedia_sentences("valid")[:32]
     run = train_fill_mask(sentences, epochs=3, patience=1, batch_size=32, lr=3e-2, head_lr=3e-2, valid_sentences=valid,
                           progress=False)  # fmt: skip
+    assert isinstance(run, FillMaskRun)
     # the curve has the start and one value per pass run; the model holds the parameters of the best value
     assert 2 <= len(run.valid_losses) <= 4 and run.best_pass == int(np.argmin(run.valid_losses))
     assert masked_lm_loss(run.model, run.tokenizer, valid) == pytest.approx(min(run.valid_losses), rel=1e-5)
@@ -242,3 +243,14 @@ def test_early_stopping_keeps_the_best_pass_and_its_loss_is_the_cross_entropy_at
     assert masked_lm_loss(run.model, run.tokenizer, valid) == pytest.approx(total / n, rel=1e-5)
     with pytest.raises(ValueError, match="patience"):
         train_fill_mask(sentences, patience=0, valid_sentences=valid)
+
+
+def test_wordpiece_counts_are_the_counts_of_the_tokenizers_ids(loaded):
+    import collections
+
+    tokenizer = loaded[0]
+    texts = ["The cat sat on the mat.", "The unbelievable cat!"]
+    counts = fill_mask.wordpiece_counts(tokenizer, texts)
+    by_hand = collections.Counter(i for t in texts for i in tokenizer.encode(t, add_special_tokens=False))
+    assert counts.shape == (len(tokenizer),) and counts.sum() == sum(by_hand.values())
+    assert {int(i): int(counts[i]) for i in np.flatnonzero(counts)} == dict(by_hand)
