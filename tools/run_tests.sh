@@ -66,7 +66,8 @@ echo "configuration B: ATEN_CPU_CAPABILITY=default, seed offset $B_OFFSET"
 step "1/4 unit tests (offline; A, then the training/sampling tests again under B)"
 echo "style: ruff check and ruff format --check"
 "$BIN/ruff" check . && "$BIN/ruff" format --check .
-offline "${A_ENV[@]}" "$BIN/python" -m pytest tests -m "not browser" -n "$JOBS" -q -p no:cacheprovider
+# --durations: the slowest tests of each step are printed, so CI's time (kept under 20 minutes) can be read off its log
+offline "${A_ENV[@]}" "$BIN/python" -m pytest tests -m "not browser" -n "$JOBS" -q -p no:cacheprovider --durations=15
 offline "${B_ENV[@]}" "$BIN/python" -m pytest tests -m "trains and not browser" -n "$JOBS" -q -p no:cacheprovider
 echo "reader's path (CONTRIBUTING.md, Section pages): one line per page; allowlisted pages' failures are reported, not raised"
 "$BIN/python" -m tools.reader_path --summary
@@ -84,7 +85,7 @@ RECORD="$RUN_DIR/executed"
 ( cd "$RUN_DIR" && NLP_EXERCISES_STRICT=1 NBVAL_RECORD_DIR="$RECORD" TQDM_DISABLE=1 NLP_BOOK_BUILD=1 \
     MPLBACKEND=module://matplotlib_inline.backend_inline \
     offline "${B_ENV[@]}" "$COLAB/bin/python" -m pytest --nbval-lax \
-    -n "$JOBS" --dist loadfile -q -p no:cacheprovider --rootdir "$RUN_DIR" "${NOTEBOOKS[@]}" )
+    -n "$JOBS" --dist loadfile -q -p no:cacheprovider --durations=15 --rootdir "$RUN_DIR" "${NOTEBOOKS[@]}" )
 
 step "3/4 build the book with warnings as errors (offline), from the notebooks step 2 executed"
 rm -rf _build
@@ -95,6 +96,6 @@ offline "${B_ENV[@]}" MPLBACKEND=module://matplotlib_inline.backend_inline "$BIN
 
 step "4/4 browser tests (Debian Chromium via Playwright)"
 # --dist loadgroup: one worker runs all the checks of a page on one load of it (tests/browser/conftest.py)
-"$BIN/python" -m pytest tests/browser -n "$JOBS" --dist loadgroup -q -p no:cacheprovider
+"$BIN/python" -m pytest tests/browser -n "$JOBS" --dist loadgroup -q -p no:cacheprovider --durations=15
 
 printf '\nAll test steps passed in %d s.\n' $((SECONDS - start))
