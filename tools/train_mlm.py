@@ -33,8 +33,6 @@ from nlp_helpers.bert import fill_mask
 from nlp_helpers.bert.fill_mask_training import train_fill_mask
 from tools.train_checkpoint import git_commit, machine
 
-CARD_NAME = "bert_mlm_card.json"
-
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.train_mlm", description=__doc__.splitlines()[0])
@@ -73,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         "valid_sentences": len(valid),
         "steps": len(run.losses),
         "train_loss_per_pass": [round(float(c.mean()), 4) for c in per_pass if len(c)],
+        "train_loss_per_step": [round(float(v), 5) for v in run.losses],
         "valid_loss_per_pass": [round(v, 4) for v in run.valid_losses],
         "cpu_seconds": round(cpu),
         "wall_seconds": round(time.time() - wall),
@@ -82,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_eval:
         card["test"] = fill_mask.topk_accuracy(fill_mask.wikipedia_sentences("test")[:500], seed=0, path=path)
         print(card["test"])
-    (path.parent / CARD_NAME).write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
+    (path.parent / fill_mask.CARD_PATH.name).write_text(json.dumps(card, indent=1) + "\n", encoding="utf-8")
     return 0
 
 

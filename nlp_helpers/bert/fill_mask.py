@@ -28,6 +28,7 @@ Left out: pre-training the lower layers (days of TPU time for a real BERT) and w
 from __future__ import annotations
 
 import functools
+import json
 import os
 import re
 from collections.abc import Sequence
@@ -47,6 +48,8 @@ __all__ = [
     "VALID_ARTICLES",
     "TRAINED_LAYERS",
     "DELTA_PATH",
+    "CARD_PATH",
+    "training_card",
     "wikipedia_sentences",
     "trained_parameter_names",
     "new_fill_mask_model",
@@ -64,6 +67,7 @@ HELD_OUT_ARTICLES = 10  # the last 10 articles are never trained on: the test se
 VALID_ARTICLES = 10  # the 10 before them decide when training stops: the validation sentences
 TRAINED_LAYERS = 2  # encoder layers 4 and 5 (of 0-5) are retrained; the rest stays as shipped
 DELTA_PATH = Path(__file__).resolve().parents[1] / "data" / "files" / "bert_mlm" / "bert_mlm_delta.npz"
+CARD_PATH = DELTA_PATH.with_name("bert_mlm_card.json")  # how the stored delta was made (tools/train_mlm.py)
 
 
 def wikipedia_sentences(split: str = "train", *, min_words: int = 8, max_words: int = 40) -> list[str]:
@@ -200,6 +204,19 @@ def save_delta(model: Any, tokenizer: Any, sentences: Sequence[str], path: str |
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(path, **arrays)
     return path
+
+
+def training_card(path: str | Path = CARD_PATH) -> dict[str, Any]:
+    """The card of the stored fill-mask model: command, seed, passes, loss curves, test top-k, CPU time, machine."""
+    check_type("path", path, (str, Path))
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} is missing; train the model with: python -m tools.train_mlm")
+    card = json.loads(path.read_text(encoding="utf-8"))
+    missing = {"command", "seed", "passes_run", "best_pass", "valid_loss_per_pass", "train_loss_per_step"} - set(card)
+    if missing:
+        raise ValueError(f"{path} is not a fill-mask training card: it lacks {sorted(missing)}")
+    return card
 
 
 @functools.lru_cache(maxsize=2)

@@ -51,6 +51,7 @@ def train_fill_mask(
     seed: int = 0,
     valid_sentences: Sequence[str] | None = None,
     patience: int = 2,
+    max_steps: int | None = None,
     progress: bool = True,
 ) -> FillMaskRun:
     """Train the top layers and the MLM head on ``sentences`` with fresh 80/10/10 masks every pass.
@@ -60,6 +61,8 @@ def train_fill_mask(
     them before training and after every pass, training stops once it has not improved for ``patience``
     passes (or after ``epochs``), and the model is given back with the parameters of its best pass.
     The head's bias starts at the log unigram probabilities, so step 0 already equals the unigram baseline.
+    ``max_steps`` stops after that many optimizer steps, with the parameters of that moment and no
+    validation of the unfinished pass (the provenance tests retrain a stored run's first steps this way).
     """
     sentences = check_texts("sentences", sentences)
     if valid_sentences is not None:
@@ -71,10 +74,15 @@ def train_fill_mask(
     head_lr = check_float("head_lr", head_lr, minimum=0.0, min_inclusive=False)
     max_length = check_int("max_length", max_length, minimum=3, maximum=512)
     seed = check_int("seed", seed, minimum=0)
-    return _train(sentences, valid_sentences, epochs, patience, batch_size, lr, head_lr, max_length, seed, progress)
+    if max_steps is not None:
+        max_steps = check_int("max_steps", max_steps, minimum=1)
+    hyper = (epochs, patience, batch_size, lr, head_lr, max_length, seed, max_steps)
+    return _train(sentences, valid_sentences, *hyper, progress)
 
 
-def _train(sentences, valid, epochs, patience, batch_size, lr, head_lr, max_length, seed, progress) -> FillMaskRun:
+def _train(
+    sentences, valid, epochs, patience, batch_size, lr, head_lr, max_length, seed, max_steps, progress
+) -> FillMaskRun:
     from tqdm.auto import tqdm
 
     manual_seed(seed)
@@ -112,7 +120,12 @@ def _train(sentences, valid, epochs, patience, batch_size, lr, head_lr, max_leng
                 losses.append(loss.item())
             sched.step()
             bar.update()
+            if max_steps is not None and len(losses) >= max_steps:
+                break
         model.eval()
+        if max_steps is not None and len(losses) >= max_steps:
+            best = (epoch, None)
+            break
         if valid is None:
             best = (epoch, None)
             continue
@@ -122,7 +135,7 @@ def _train(sentences, valid, epochs, patience, batch_size, lr, head_lr, max_leng
         elif epoch - best[0] >= patience:
             break
     bar.close()
-    if valid is not None:
+    if best[1] is not None:
         with torch.no_grad():
             for n, value in best[1].items():
                 named[n].copy_(value)
