@@ -17,9 +17,11 @@ import pytest
 from nlp_helpers.bert import fill_mask
 from nlp_helpers.bert.fill_mask_training import train_fill_mask
 
-# Measured: the first 4 steps' losses of native and ATEN_CPU_CAPABILITY=default runs differ by at most
-# MEASURED_GAP (float32 sums in another order); the tolerance is ten times that.
-LOSS_TOLERANCE = 2e-3
+# Measured (seed 0, all the data): the first 6 steps' training losses of an AVX2 run and an
+# ATEN_CPU_CAPABILITY=default run differ by at most 1e-6 nats, the validation loss before training by 5e-8;
+# the card rounds the per-step losses to 5 decimals. 1e-3 leaves room for other CPUs and torch builds,
+# and is far below what another seed, mask or batch order changes (the steps' losses differ by 0.2-0.8).
+LOSS_TOLERANCE = 1e-3
 STEPS = 4
 
 
