@@ -134,6 +134,18 @@ def test_head_equals_its_formula_written_out():
     t = sb.sbo_targets([[(1, 3)], [(2, 6)]], 7)
     y = head(hidden, t)
     assert y.shape == (6, 8)
+    # the same targets written by hand: row 0's span (1, 3), row 1's span (2, 6)
+    by_hand = sb.SBOTargets(
+        rows=torch.tensor([0, 0, 1, 1, 1, 1]),
+        positions=torch.tensor([1, 2, 2, 3, 4, 5]),
+        left=torch.tensor([0, 0, 1, 1, 1, 1]),
+        right=torch.tensor([3, 3, 6, 6, 6, 6]),
+        offsets=torch.tensor([0, 1, 0, 1, 2, 3]),
+    )
+    assert all(torch.equal(a, b) for a, b in zip(t, by_hand))
+    torch.testing.assert_close(head(hidden, by_hand), y)
+    with pytest.raises(TypeError, match="targets"):
+        head(hidden, tuple(t))
     F = torch.nn.functional
     for k in range(6):
         r, left, right, off = int(t.rows[k]), int(t.left[k]), int(t.right[k]), int(t.offsets[k])
