@@ -10,6 +10,7 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``token_labels``: token classification: word labels on WordPieces, a head on every token.
 * ``pairs``: pair inputs (``[CLS] a [SEP] b [SEP]``), cross-encoders and bi-encoders fine-tuned on pairs.
 * ``mlm``: masked language modelling and a small masked LM.
+* ``spanbert``: SpanBERT's span masking and span-boundary objective (head and loss).
 * ``fill_mask``: a word-level fill-mask model (MiniLM with its top layers and BERT's MLM head retrained).
 * ``fill_mask_training``: how that model is trained, with a validation split and early stopping.
 * ``qa``: extractive question answering: the best answer span from start/end logits, pairs encoded once.
