@@ -9,8 +9,6 @@ seeds).
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pytest
 import torch
@@ -71,11 +69,12 @@ def test_top_fills_agree_with_the_transformers_pipeline(loaded):
 
 
 def test_fills_are_nouns_where_a_noun_is_missing(loaded):
-    # the shipped model is fixed (native and default kernels give the same lists): where the
+    # the shipped model is fixed (AVX2 and default kernels give the same lists): where the
     # context asks for a noun its five guesses are words, none of them a context-free favourite
+    # ("The capital of France is [MASK]." is read as "is located/used ...": a verb, and "the" among them)
     _, _, counts = loaded
     favourites = set(loaded[0].convert_ids_to_tokens(np.argsort(-counts, kind="stable")[:5].tolist()))
-    for text in ["The capital of France is [MASK].", "The river flows into the [MASK] near the city."]:
+    for text in ["The river flows into the [MASK] near the city.", "She plays the [MASK] in a famous orchestra."]:
         guesses = [t for t, _ in fill_mask.top_fills(text, k=5)[0]]
         assert all(t.isalpha() for t in guesses) and not set(guesses) & favourites, guesses
 
@@ -119,7 +118,7 @@ def test_topk_accuracy_equals_torch_topk(loaded):
 def test_the_shipped_model_beats_the_unigram_baseline_on_held_out_wikipedia():
     texts = fill_mask.wikipedia_sentences("test")[:200]
     # masking seeds 0-9 on these 200 sentences (a fixed model; native and default kernels agree):
-    # gain in top-1 0.183 +- 0.014 (min 0.153), in top-5 0.171 +- 0.019 (min 0.145); margins ~4.5 sd below
+    # gain in top-1 0.214 +- 0.015 (min 0.191), in top-5 0.195 +- 0.019 (min 0.158); margins ~5 sd below
     result = fill_mask.topk_accuracy(texts, seed=3)
     assert result["top-1"] > result["unigram top-1"] + 0.12
     assert result["top-5"] > result["unigram top-5"] + 0.09
@@ -152,8 +151,9 @@ def test_the_training_script_writes_a_loadable_delta(tmp_path, capsys):
     out = tmp_path / "delta.npz"
     assert train_mlm.main(["--sentences", "40", "--valid", "16", "--out", str(out), "--no-eval"]) == 0
     assert "2 steps, 1 passes (best " in capsys.readouterr().out
-    card = json.loads((tmp_path / train_mlm.CARD_NAME).read_text())
+    card = fill_mask.training_card(tmp_path / fill_mask.CARD_PATH.name)
     assert card["train_sentences"] == 40 and card["valid_sentences"] == 16 and len(card["valid_loss_per_pass"]) == 2
+    assert len(card["train_loss_per_step"]) == card["steps"] == 2
     tokenizer, model, counts = fill_mask.load_fill_mask(out)
     assert counts.sum() == sum(
         len(x) for x in tokenizer(fill_mask.wikipedia_sentences("train")[:40], add_special_tokens=False)["input_ids"]
