@@ -69,7 +69,11 @@ def check_retrieve_then_rerank(retrieve_then_rerank: Callable) -> CheckResult:
         if tuple(got[0].tolist()) in mistakes:
             ex.fail(mistakes[tuple(got[0].tolist())])
         ex.expect_equal(
-            got.tolist(), [[2, 3, 0]], what="retrieve_then_rerank on the 4-document example with k = 3", hint=""
+            got.tolist(),
+            [[2, 3, 0]],
+            what="retrieve_then_rerank on the 4-document example with k = 3",
+            hint="Take the bi-encoder's 3 best documents, then order them by the cross-encoder's score.",
+            reveal=False,
         )
 
         # Ties: equal bi scores keep the lower document index; equal cross scores keep the bi-encoder's order.
@@ -132,7 +136,7 @@ def check_retrieve_then_rerank(retrieve_then_rerank: Callable) -> CheckResult:
                 _CrossEncoder(cross.table),
                 bad_k,
                 what=f"retrieve_then_rerank with k = {bad_k} (and {n_docs} documents)",
-                hint="k must be between 1 and the number of documents: raise ValueError naming k.",
+                hint="There are no 0 best documents, nor more than N: raise ValueError naming k.",
                 mentions="k",
             )
         ex.expect_raises(
@@ -142,7 +146,7 @@ def check_retrieve_then_rerank(retrieve_then_rerank: Callable) -> CheckResult:
             _CrossEncoder(cross.table),
             3,
             what="retrieve_then_rerank with a 1-D bi_scores",
-            hint="bi_scores must be a 2-D (queries, documents) array: raise ValueError naming bi_scores.",
+            hint="One row of scores per query is required: raise ValueError naming bi_scores.",
             mentions="bi_scores",
         )
     return ex.result
