@@ -8,8 +8,9 @@ are torch's binary cross-entropy and mean squared error on the first batch (to 1
 checked by its definition (no shared item); ``pair_metrics`` equals ``scipy.stats.spearmanr`` and
 ``sklearn.metrics.roc_auc_score`` (to 1e-12, with ties) and a hand-worked example; the stored study has
 >= 5 seeds per model, says how it was made, and its first steps are reproduced by a re-run (losses to
-1e-5, measures to 1e-4; measured native against ATEN_CPU_CAPABILITY=default: losses within 1.2e-7,
-measures identical).
+1e-5, measures to 2e-3: measured native against ATEN_CPU_CAPABILITY=default on seeds 0, 5 and 8, losses
+within 1.4e-7 and rho within 2.1e-5 (a near-tie of two test scores swapped), AUC identical; one swap of
+adjacent ranks can move rho or the AUC by up to about 1e-3).
 """
 
 from __future__ import annotations
@@ -215,6 +216,6 @@ def test_stored_pair_study_first_steps_are_reproduced():
         np.testing.assert_allclose(row["losses"], want.losses[:EARLY_STEPS], atol=1e-5)
         assert (row["n_train"], row["n_test"]) == (want.n_train, want.n_test)
         if row["model"] == "bi-encoder, unchanged":
-            np.testing.assert_allclose([row["spearman"], row["auc"]], [want.spearman, want.auc], atol=1e-4)
+            np.testing.assert_allclose([row["spearman"], row["auc"]], [want.spearman, want.auc], atol=2e-3)
         else:
-            np.testing.assert_allclose([row["spearman"], row["auc"]], [want.early_spearman, want.early_auc], atol=1e-4)
+            np.testing.assert_allclose([row["spearman"], row["auc"]], [want.early_spearman, want.early_auc], atol=2e-3)
