@@ -14,8 +14,9 @@ weight fine-tuned, which costs minutes, is ``nlp_helpers.bert.full_finetuning``)
   head. The frozen lower layers are run once (:func:`encoder_features`) and their
   output is cached, so each training step costs one layer, not six.
 
-Token-level heads are in ``nlp_helpers.bert.token_labels`` and pair inputs (cross- and
-bi-encoders) in ``nlp_helpers.bert.pairs``; both train with :func:`fit_minibatches`.
+Token-level heads are in ``nlp_helpers.bert.token_labels`` (trained with :func:`fit_minibatches`) and pair
+inputs (cross- and bi-encoders) in ``nlp_helpers.bert.pairs`` (trained by its own loop, the one its page
+writes out).
 """
 
 from __future__ import annotations

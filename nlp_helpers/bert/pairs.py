@@ -10,16 +10,17 @@ neutral or contradiction (SNLI, MultiNLI), or a graded similarity (STS, SimLex-9
   vectors by their cosine (:class:`BiEncoder`); fine-tuning it is Sentence-BERT's regression objective.
 
 Both copy the pretrained encoder, so fine-tuning never changes the model other code uses.
-:func:`train_pair_model` fine-tunes either on scores in [0, 1]; :func:`pair_scores` scores pairs;
-:func:`disjoint_pair_split` splits pairs so that no item (word or document) of a test pair occurs in
-a training pair; :func:`pair_study` reads the stored seed study of ``benchmarks/bert_pair_study.py``.
+:func:`train_pair_model` fine-tunes either on scores in [0, 1]; :func:`pair_scores` scores pairs and
+:func:`pair_metrics` measures them (Spearman's rho, ROC AUC); :func:`disjoint_pair_split` splits pairs so
+that no item (word or document) of a test pair occurs in a training pair; :func:`pair_study` reads the
+stored seed study that ``benchmarks/bert_pair_study.py`` makes with these functions.
 """
 
 from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +29,10 @@ import pandas as pd
 import torch
 from torch import nn
 
-from nlp_helpers._checks import check_choice, check_float, check_int, check_type
-from nlp_helpers.bert.classifier import fit_minibatches
+from nlp_helpers import seeds
+from nlp_helpers._checks import check_array, check_choice, check_float, check_int, check_type
 from nlp_helpers.bert.minilm import check_texts, load_minilm
+from nlp_helpers.display import hide_progress
 
 __all__ = [
     "STUDY_FILE",
@@ -40,6 +42,7 @@ __all__ = [
     "BiEncoder",
     "train_pair_model",
     "pair_scores",
+    "pair_metrics",
     "disjoint_pair_split",
     "pair_study",
 ]
@@ -168,44 +171,67 @@ def train_pair_model(
     head_lr: float = 1e-3,
     max_length: int = 128,
     seed: int = 0,
+    max_steps: int | None = None,
+    after_step: Callable[[int], None] | None = None,
     progress: bool = True,
 ) -> list[float]:
     """Fine-tune every weight of ``model`` on pairs with gold ``scores`` in [0, 1]; return every step's loss.
 
     A cross-encoder learns with binary cross-entropy on soft labels (its sigmoid output against the score),
     a bi-encoder with the mean squared error between its cosine and the score (Sentence-BERT's regression
-    objective). AdamW with ``lr`` for the pretrained encoder (BERT's usual 2e-5 to 5e-5) and the larger
-    ``head_lr`` for the cross-encoder's new head, which starts from random weights.
+    objective). AdamW (weight decay 0.01) with ``lr`` for the pretrained encoder (BERT's usual 2e-5 to 5e-5)
+    and the larger ``head_lr`` for the cross-encoder's new head, which starts from random weights.
+    Each epoch visits the pairs in the order ``torch.randperm`` draws from ``seeds.torch_generator(seed)``,
+    in batches of ``batch_size``; dropout is seeded with ``seeds.manual_seed(seed)``. Training stops after
+    ``max_steps`` steps if given; ``after_step(step)`` (step counted from 1) runs after each update, e.g.
+    to evaluate the model part-way. The model is left in eval mode.
     """
     check_type("model", model, (CrossEncoder, BiEncoder))
     a, b, y = _check_pairs(a, b, scores)
-    lr = check_float("lr", lr, minimum=0.0, min_inclusive=False)
+    epochs = check_int("epochs", epochs, minimum=1)
+    batch_size = check_int("batch_size", batch_size, minimum=1)
     max_length = check_int("max_length", max_length, minimum=3, maximum=512)
-    target = torch.as_tensor(y, dtype=torch.float32)
-    cross = isinstance(model, CrossEncoder)
+    seed = check_int("seed", seed, minimum=0)
+    groups = [{"params": model.encoder.parameters(), "lr": check_float("lr", lr, minimum=0.0, min_inclusive=False)}]
+    if isinstance(model, CrossEncoder):
+        head_lr = check_float("head_lr", head_lr, minimum=0.0, min_inclusive=False)
+        groups.append({"params": model.head.parameters(), "lr": head_lr})
+    total = epochs * -(-len(a) // batch_size)
+    total = total if max_steps is None else min(total, check_int("max_steps", max_steps, minimum=1))
+    if after_step is not None and not callable(after_step):
+        raise TypeError(f"after_step must be a function of the step, got {type(after_step).__name__}")
+    return _train(model, a, b, torch.as_tensor(y, dtype=torch.float32), groups, epochs, batch_size, max_length,
+                  seed, total, after_step, progress)  # fmt: skip
 
-    def batch_loss(idx: torch.Tensor) -> torch.Tensor:
-        rows = idx.tolist()
-        out = model(model.encode([a[i] for i in rows], [b[i] for i in rows], max_length))
-        if cross:
-            return nn.functional.binary_cross_entropy_with_logits(out, target[idx])
-        return nn.functional.mse_loss(out, target[idx])
 
-    groups = [{"params": model.encoder.parameters(), "lr": lr}]
-    if cross:
-        groups.append(
-            {"params": model.head.parameters(), "lr": check_float("head_lr", head_lr, minimum=0.0, min_inclusive=False)}
-        )
-    return fit_minibatches(
-        model,
-        len(a),
-        batch_loss,
-        groups=groups,
-        epochs=epochs,
-        batch_size=batch_size,
-        seed=seed,
-        progress=progress,
-    )
+def _train(model, a, b, y, groups, epochs, batch_size, max_length, seed, total, after_step, progress) -> list[float]:
+    from tqdm.auto import tqdm
+
+    opt = torch.optim.AdamW(groups, weight_decay=0.01, fused=True)  # fused: one kernel for all weights
+    order = seeds.torch_generator(seed)
+    seeds.manual_seed(seed)  # dropout
+    losses: list[float] = []
+    with tqdm(total=total, desc="fine-tuning", disable=not progress or hide_progress()) as bar:
+        for _ in range(epochs):
+            for idx in torch.randperm(len(a), generator=order).split(batch_size):
+                if len(losses) == total:
+                    break
+                model.train()
+                rows = idx.tolist()
+                out = model(model.encode([a[i] for i in rows], [b[i] for i in rows], max_length))
+                if isinstance(model, CrossEncoder):
+                    loss = nn.functional.binary_cross_entropy_with_logits(out, y[idx])
+                else:
+                    loss = nn.functional.mse_loss(out, y[idx])
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                losses.append(loss.item())
+                bar.update()
+                if after_step is not None:
+                    after_step(len(losses))
+    model.eval()
+    return losses
 
 
 @torch.no_grad()
@@ -230,6 +256,47 @@ def pair_scores(
     return torch.cat(out).numpy().astype(float)
 
 
+def pair_metrics(scores: Sequence[float], gold: Sequence[float], *, threshold: float = 0.5) -> dict[str, float]:
+    """Spearman's rho of ``scores`` with the ``gold`` ratings, and the ROC AUC of "similar" (gold >= threshold).
+
+    Both are computed from ranks (tied values share their average rank): rho is Pearson's correlation of
+    the two rank vectors, and the AUC is the Mann-Whitney statistic, the chance that a randomly chosen
+    similar pair scores above a randomly chosen dissimilar one (a tie counts one half). They equal
+    ``scipy.stats.spearmanr(scores, gold).statistic`` and ``sklearn.metrics.roc_auc_score(gold >= threshold,
+    scores)``. ``scores`` and ``gold`` are 1-D, equally long and finite; each must vary, and the threshold
+    must leave pairs on both sides, or the measures are undefined (``ValueError``).
+
+    >>> pair_metrics([0.1, 0.4, 0.35, 0.8], [0.0, 0.2, 0.6, 0.9])
+    {'spearman': 0.8, 'auc': 0.75}
+    """
+    s = check_array("scores", scores, ndim=1)
+    g = check_array("gold", gold, shape=(len(s),))
+    threshold = check_float("threshold", threshold)
+    if len(s) < 2 or np.ptp(s) == 0 or np.ptp(g) == 0:
+        raise ValueError("scores and gold must each have at least two different values (rho is undefined otherwise)")
+    similar = g >= threshold
+    if similar.all() or not similar.any():
+        raise ValueError(f"threshold {threshold} puts every gold rating on one side: the AUC needs both classes")
+    return _metrics(s, g, similar)
+
+
+def _average_ranks(x: np.ndarray) -> np.ndarray:
+    order = np.argsort(x, kind="stable")
+    _, first, counts = np.unique(x[order], return_index=True, return_counts=True)
+    ranks = np.empty(len(x))
+    ranks[order] = np.repeat(first + (counts + 1) / 2, counts)  # tied values share their mean rank (from 1)
+    return ranks
+
+
+def _metrics(s: np.ndarray, g: np.ndarray, similar: np.ndarray) -> dict[str, float]:
+    rs, rg = _average_ranks(s), _average_ranks(g)
+    rho = float(np.corrcoef(rs, rg)[0, 1])
+    n_pos, n_neg = int(similar.sum()), int((~similar).sum())
+    auc = (rs[similar].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)  # Mann-Whitney U / (n_pos n_neg)
+    # rounded to 12 decimals: exact values (0.8, not 0.7999999999999999) without changing any real result
+    return {"spearman": round(rho, 12), "auc": round(float(auc), 12)}
+
+
 def disjoint_pair_split(
     left: Sequence[str], right: Sequence[str], *, test_fraction: float = 0.4, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -250,13 +317,20 @@ def disjoint_pair_split(
 
 
 def pair_study(path: Path | None = None) -> pd.DataFrame:
-    """The stored seed study of ``benchmarks/bert_pair_study.py``: one row per (model, seed), Spearman's ρ on test pairs."""
+    """The stored seed study of ``benchmarks/bert_pair_study.py``: one row per (model, seed).
+
+    Columns: Spearman's rho and AUC on the seed's test pairs, the same after the first ``early_steps``
+    steps (``early_spearman``, ``early_auc``; NaN for the unchanged model), ``n_train``, ``n_test``,
+    ``steps`` and every step's loss (``losses``). ``frame.attrs`` holds how it was made: ``command``,
+    ``seeds``, ``epochs``, ``batch_size``, ``lr``, ``head_lr``, ``max_length``, ``test_fraction``,
+    ``early_steps``, the torch version and CPU capability.
+    """
     path = STUDY_FILE if path is None else Path(path)
     if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing: run `python -m benchmarks.bert_pair_study 5` to create it")
+        raise FileNotFoundError(f"{path} is missing: run `python -m benchmarks.bert_pair_study 10` to create it")
     data = json.loads(path.read_text())
     frame = pd.DataFrame(data["runs"])
-    expected = {"model", "seed", "spearman", "auc", "n_train", "n_test", "seconds"}
+    expected = {"model", "seed", "spearman", "auc", "n_train", "n_test", "steps", "losses", "seconds"}
     if not expected <= set(frame.columns):
         raise ValueError(f"{path} must have runs with the fields {sorted(expected)}, got {sorted(frame.columns)}")
     frame.attrs.update({k: v for k, v in data.items() if k != "runs"})
