@@ -17,6 +17,7 @@
     "div.highlight > pre",
     ".nlp-scroll",
     ".nlpw .nlpw-drawing",
+    ".nlpw table",
     "a.image-reference:has(> img.nlp-wide-figure)",
     ".cell_output .output.text_html",
   ].join(", ");
