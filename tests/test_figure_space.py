@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tools.figure_space import reserve_figure_space, svg_size
+from tools.figure_space import reserve_figure_space, svg_label_px, svg_size
 
 PLOT = (
     '<img alt="a plot" class="nlp-wide-figure" src="a.png" style="width: 709px; height: 432px; --nlp-min-w: 468px;" />'
@@ -36,3 +36,12 @@ def test_a_diagram_gets_the_ratio_of_its_view_box(tmp_path):
 def test_bad_input_is_named():
     with pytest.raises(TypeError, match="html"):
         reserve_figure_space(b"<img>")
+
+
+def test_the_smallest_text_of_a_diagram(tmp_path):
+    (tmp_path / "d.svg").write_text(
+        '<svg viewBox="0 0 9 9"><style>.a { font-size: 12px; }</style><text font-size="10.5">x</text></svg>'
+    )
+    (tmp_path / "e.svg").write_text("<svg></svg>")
+    assert svg_label_px(tmp_path / "d.svg") == 10.5
+    assert svg_label_px(tmp_path / "e.svg") is None and svg_label_px(tmp_path / "missing.svg") is None

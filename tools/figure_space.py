@@ -42,6 +42,20 @@ def svg_size(path: Path) -> tuple[float, float] | None:
     return (width, height) if width > 0 and height > 0 else None
 
 
+_FONT_SIZE = re.compile(r'font-size(?:="|:\s*)' + _NUMBER + r"(?:px)?\b")
+
+
+def svg_label_px(path: Path) -> float | None:
+    """The smallest text size an SVG file draws (its ``font-size`` attributes and CSS, in its own units), or
+    None if it names none (or cannot be read)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    sizes = [float(m.group(1)) for m in _FONT_SIZE.finditer(text)]
+    return min((x for x in sizes if x > 0), default=None)
+
+
 def reserve_figure_space(html: str, svg_size: Callable[[str], tuple[float, float] | None] | None = None) -> str:
     """Add ``aspect-ratio`` to the inline style of every plot with its size inline and every SVG whose size
     ``svg_size(src)`` knows. Idempotent: an image that has a ratio already is left as it is."""

@@ -19,6 +19,7 @@
     ".nlpw .nlpw-drawing",
     ".nlpw table",
     "a.image-reference:has(> img.nlp-wide-figure)",
+    ".nlp-figure-frame",
     ".cell_output .output.text_html",
   ].join(", ");
   const edges = (box) => {

@@ -232,8 +232,15 @@ FIT_JS = """([minPx, canvasPx]) => {
   return problems;
 }"""
 
-FIGURES_JS = """([minScale]) => {
+FIGURES_JS = """async ([minScale, minPx]) => {
   const problems = [];
+  // A diagram's smallest text, as the SVG file draws it (its font-size attributes and CSS) and its width.
+  const label = async (img) => {
+    const text = await (await fetch(img.src)).text();
+    const sizes = [...text.matchAll(/font-size(?:="|:\\s*)(\\d+(?:\\.\\d+)?)/g)].map((m) => Number(m[1])).filter((x) => x > 0);
+    const box = text.match(/viewBox="\\s*[-\\d.]+[\\s,]+[-\\d.]+[\\s,]+(\\d+(?:\\.\\d+)?)/);
+    return sizes.length && box ? [Math.min(...sizes), Number(box[1])] : null;
+  };
   for (const img of document.querySelectorAll('article.bd-article img')) {
     const r = img.getBoundingClientRect();
     if (!r.width || img.closest('.nlpw')) continue;
@@ -242,8 +249,13 @@ FIGURES_JS = """([minScale]) => {
     const src = img.getAttribute('src').split('/').pop().slice(0, 16);
     if (drawn && r.width < minScale * drawn - 1)
       problems.push(`figure ${src} is shown at ${(r.width / drawn).toFixed(2)} of its size`);
+    if (/\\.svg$/.test(img.getAttribute('src')) && r.width < img.naturalWidth - 1) {
+      const found = await label(img);
+      const px = found && (found[0] * r.width) / found[1];
+      if (px && px < minPx - 0.05) problems.push(`diagram ${src}: its smallest text is shown at ${px.toFixed(1)} px`);
+    }
     if (r.right > column.right + 1 || r.left < column.left - 1) {
-      const f = img.closest('a.image-reference, .cell_output .output');
+      const f = img.closest('a.image-reference, .nlp-figure-frame');
       const s = f && getComputedStyle(f);
       const marked = f && f.classList.contains('nlp-overflows') && ['right', 'left', 'both'].includes(f.dataset.more)
         && (s.maskImage !== 'none' || s.webkitMaskImage !== 'none');
@@ -270,7 +282,7 @@ def test_every_widget_fits_a_phone_or_scrolls_in_a_frame_that_says_so(book_page,
              await new Promise(requestAnimationFrame); await new Promise(requestAnimationFrame); }"""
     )
     problems = page.evaluate(FIT_JS, [MIN_LABEL_PX, CANVAS_FONT_PX])
-    problems += page.evaluate(FIGURES_JS, [MIN_SCALE])
+    problems += page.evaluate(FIGURES_JS, [MIN_SCALE, MIN_LABEL_PX])
     assert problems == [], f"{rel} at {PHONE} px:\n" + "\n".join(problems)
 
 
