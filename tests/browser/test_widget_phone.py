@@ -179,7 +179,8 @@ FIT_JS = """([minPx, canvasPx]) => {
     const s = getComputedStyle(f);
     const mask = s.maskImage !== 'none' || s.webkitMaskImage !== 'none';
     const bar = s.backgroundImage.includes('gradient') || (s.scrollbarWidth !== 'none' && matchMedia('(hover: hover)').matches);
-    return f.classList.contains('nlp-overflows') && ['right', 'left', 'both'].includes(f.dataset.more) && mask && bar;
+    const scrolls = s.overflowX === 'auto' || s.overflowX === 'scroll'; // not a frame that only cuts it off
+    return scrolls && f.classList.contains('nlp-overflows') && ['right', 'left', 'both'].includes(f.dataset.more) && mask && bar;
   };
   const name = (e) => (e.dataset.testid ? `[${e.dataset.testid}]` : '') + e.tagName.toLowerCase()
     + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
