@@ -291,29 +291,3 @@ def test_a_page_keeps_one_viewport_meta_tag():
     fixed = book_ext.one_viewport(head)
     assert fixed.count('name="viewport"') == 1 and fixed.index("viewport") < fixed.index("<title>")
     assert book_ext.one_viewport(fixed) == fixed and "<title>t</title>" in fixed
-
-
-@pytest.mark.parametrize(
-    ("width", "label", "minimum"),
-    [(780, 10, 702), (780, 13, 540), (780, 15, 515), (540, 14, None), (400, 8, 400), (300, 11, None)],
-)
-def test_diagrams_shown_at_their_own_size_keep_9_px_text_on_a_phone(width, label, minimum):
-    """A diagram without an inline width is marked when a phone's 358 px column would show its smallest text
-    under 9 px (or the diagram under 0.66 of its size), with the width that keeps both; at most its own width.
-    A marked diagram directly in a <figure> gets a frame of its own (the caption stays in the column)."""
-    html = '<figure class="align-default"><img alt="d" src="../_images/a.svg" style="aspect-ratio: 2 / 1;" />'
-    fixed = book_ext.mark_wide_diagrams(html, lambda src: (width, label) if src == "../_images/a.svg" else None)
-    if minimum is None:
-        assert fixed == html
-        return
-    assert 'class="nlp-wide-figure"' in fixed and f"--nlp-min-w: {minimum}px;" in fixed
-    assert '<figure class="align-default"><div class="nlp-figure-frame"><img ' in fixed and fixed.endswith("/></div>")
-    assert book_ext.mark_wide_diagrams(fixed, lambda src: (width, label)) == fixed  # idempotent
-    # Shown at an inline width: the text as shown counts. 10 px text in a 1000-unit diagram shown 600 px wide
-    # is 6 px; on a phone it is shown 900 px wide (wider than 0.66 of 600, as mark_wide_figures had it).
-    sized = book_ext.mark_wide_figures('<img alt="d" src="../_images/a.svg" style="width: 600px;" />')
-    assert "--nlp-min-w: 396px;" in sized
-    fixed = book_ext.mark_wide_diagrams(sized, lambda src: (1000, 10))
-    assert fixed.count("--nlp-min-w") == 1 and "width: 600px; --nlp-min-w: 900px;" in fixed
-    with pytest.raises(TypeError, match="svg_info"):
-        book_ext.mark_wide_diagrams(html, None)

@@ -43,7 +43,6 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -324,59 +323,6 @@ def mark_wide_figures(html: str) -> str:
     return _SIZED_DIAGRAM.sub(mark_diagram, html)
 
 
-# A diagram (an SVG) keeps its text at 9 px or more on a phone: it is marked like a plot when the column
-# would shrink it below LABEL_PX over its smallest text as shown, or below MIN_SCALE (its width: the inline
-# one, else the file's own); a marked diagram directly in a <figure> (no link around it) gets a frame that
-# scrolls, so that its caption stays in the column.
-LABEL_PX = 9.0
-_DIAGRAM = re.compile(r'<img\b[^>]*?src="([^"]+\.svg)"[^>]*>')
-_INLINE_WIDTH = re.compile(r"(?<![-\w])width:\s*(\d+(?:\.\d+)?)px;")
-_MIN_WIDTH = re.compile(r"\s*--nlp-min-w:\s*\d+px;")
-_FIGURE_IMAGE = re.compile(r'(<figure\b[^>]*>\s*)(<img\b[^>]*\bclass="[^"]*\bnlp-wide-figure\b[^>]*>)')
-
-
-def mark_wide_diagrams(html: str, svg_info: Callable[[str], tuple[float, float] | None]) -> str:
-    """Mark every SVG diagram whose text a phone's column would shrink under ``LABEL_PX``.
-
-    ``svg_info(src)`` gives the diagram's width and its smallest text size (both in its own units), or None.
-    A diagram shown ``w`` px wide (its inline width, else its own) whose narrowest legible width, the larger
-    of ``MIN_SCALE * w`` and the width that shows its smallest text at ``LABEL_PX`` (at most the diagram's own
-    width), exceeds the column gets class ``nlp-wide-figure`` and that width as ``--nlp-min-w`` (replacing
-    the one ``mark_wide_figures`` gave it). Idempotent.
-    """
-    if not isinstance(html, str):
-        raise TypeError(f"html must be a page's text (str), got {type(html).__name__}")
-    if not callable(svg_info):
-        raise TypeError(f"svg_info must be a function of an image's src, got {type(svg_info).__name__}")
-
-    def mark(m: re.Match) -> str:
-        tag = m.group(0)
-        info = svg_info(m.group(1))
-        if not info:
-            return tag
-        own, label = info
-        style = re.search(r'style="([^"]*)"', tag)
-        inline = _INLINE_WIDTH.search(style.group(1)) if style else None
-        shown = float(inline.group(1)) if inline else own
-        minimum = round(min(own, max(MIN_SCALE * shown, LABEL_PX * own / label)))
-        if minimum <= PHONE_COLUMN_PX:
-            return tag
-        if WIDE_FIGURE not in tag:
-            if 'class="' in tag:
-                tag = tag.replace('class="', f'class="{WIDE_FIGURE} ', 1)
-            else:
-                tag = tag.replace("<img ", f'<img class="{WIDE_FIGURE}" ', 1)
-        rule = f"--nlp-min-w: {minimum}px;"
-        style = re.search(r'style="([^"]*)"', tag)
-        if style:
-            rules = _MIN_WIDTH.sub("", style.group(1)).strip()
-            return tag.replace(style.group(0), f'style="{rules} {rule}"'.replace('=" ', '="'), 1)
-        return tag.replace("<img ", f'<img style="{rule}" ', 1)
-
-    html = _DIAGRAM.sub(mark, html)
-    return _FIGURE_IMAGE.sub(r'\1<div class="nlp-figure-frame">\2</div>', html)
-
-
 _VIEWPORT = re.compile(r'[ \t]*<meta\s+name="viewport"[^>]*>[ \t]*\n?')
 
 
@@ -417,12 +363,7 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
     # Helpers of their own modules (tools/ is on sys.path: it holds this extension, _config.yml's
     # local_extensions).
     import pydata_sphinx_theme
-    from figure_space import reserve_figure_space, svg_label_px, svg_size
-
-    def svg_info(src: str, here: Path) -> tuple[float, float] | None:
-        size, label = svg_size(here / src), svg_label_px(here / src)
-        return (size[0], label) if size and label else None
-
+    from figure_space import mark_wide_diagrams, reserve_figure_space, svg_size, svg_width_and_text
     from font_subset import subset_theme_fonts
 
     for page in pages:
@@ -430,7 +371,8 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
         name = str(page.relative_to(app.outdir))
         fixed = fix_theme_defaults(fix_content_accessibility(fix_theme_accessibility(html, name), name), name)
         fixed = one_viewport(wrap_checker_notes(mark_wide_figures(fixed)))
-        fixed = mark_wide_diagrams(fixed, lambda src, here=page.parent: svg_info(src, here))
+        text = lambda src, here=page.parent: svg_width_and_text(here / src)  # noqa: E731
+        fixed = mark_wide_diagrams(fixed, text, min_scale=MIN_SCALE, column_px=PHONE_COLUMN_PX, css_class=WIDE_FIGURE)
         fixed = reserve_figure_space(fixed, lambda src, here=page.parent: svg_size(here / src))
         check_page(fixed, name)
         if fixed != html:

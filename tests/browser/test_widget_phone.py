@@ -5,6 +5,9 @@
 * The LSTM gate viewer keeps ◀ slider ▶ on one line; its heatmap and its step table scroll sideways in
   frames with a faded edge and a visible scrollbar, and its row names are not clipped.
 * At 1280 px the same widgets draw in one piece (the trellis in one row).
+* On every page at 390 px, every part of every widget fits the column or scrolls in a frame that says so
+  (not the whole widget), no text a widget draws is under 9 px, and every figure is shown at 0.66 of its
+  size or more, a diagram with its smallest text at 9 px or more, a wide one in a frame that says it scrolls.
 """
 
 from __future__ import annotations
