@@ -150,11 +150,10 @@ function fmt(x, digits = 3) {
   return v.toFixed(digits);
 }
 
-// A drawing that stays legible on a phone (widgets.css, max-width 600 px): it shrinks to fit the column
-// down to 9/11 of its natural width `width`, so text drawn at 11 px or more stays at 9 px or more; a
-// drawing that would need to shrink further keeps that width and scrolls sideways in its frame (a
-// div.nlpw-drawing or .nlp-scroll around it), which the book's page marks with a faded edge and a
-// visible scrollbar.
+// A drawing that stays legible on a phone (widgets.css, max-width 600 px): it keeps its natural width
+// `width`, so its text stays at the size it was drawn (at least 11 px); one wider than the column scrolls
+// sideways in its frame (a div.nlpw-drawing or .nlp-scroll around it), which the book's page marks with a
+// faded edge and a visible scrollbar. Widgets that can draw narrower do so on a phone (narrowScreen).
 function legible(node, width) {
   const cls = node.getAttribute("class") || "";
   if (!cls.split(" ").includes("nlpw-legible")) node.setAttribute("class", `${cls} nlpw-legible`.trim());

@@ -27,7 +27,7 @@ export function similarity(pe, p) {
 
 const TABLE = 8;
 const PLOT_W = 460;
-const PHONE_PLOT_W = 270; // on a phone: a heatmap of 370 px and plots of 330 px, which fit its column
+const PHONE_PLOT_W = 230; // on a phone: a heatmap of 330 px and plots of 290 px, which fit its column
 const PLOT_H = 170;
 const HEAT_H = 300;
 const PAD = { left: 48, right: 12, top: 12, bottom: 36 };
@@ -142,7 +142,7 @@ function cellBuffer(d, n) {
 function heatmapCanvas(canvas, pe, n, d, pair, position, plotW = PLOT_W) {
   const left = 44;
   const top = 8;
-  // The heatmap is always plotW x 300 px (460 px, 270 on a phone), its cells as large as the sliders leave
+  // The heatmap is always plotW x 300 px (460 px, 230 on a phone), its cells as large as the sliders leave
   // them: moving a slider neither resizes (reallocates) the canvas nor shifts the page below it.
   const cw = plotW / d;
   const ch = HEAT_H / n;

@@ -126,9 +126,9 @@ function barLabel(t, max = 18) {
 }
 
 // The longest bar in px: shorter on a phone, so that the labels, the bars and their values fit its column
-// at the text's own size (340 px in all, instead of 490).
+// at the text's own size (330 px in all, instead of 490).
 function barLength() {
-  return narrowScreen() ? 150 : 300;
+  return narrowScreen() ? 140 : 300;
 }
 
 // Horizontal bar chart (SVG) of labels/probabilities; removed tokens drawn as outlines of their pre-filter probability.
@@ -194,7 +194,7 @@ function renderExplorer(model, el) {
   const entropyOut = h("output", { "data-testid": "sampling-entropy" });
   const nucleusOut = h("output", { "data-testid": "sampling-nucleus" });
   stats.append("Entropy of the sampled distribution: ", entropyOut, " nats · tokens that can be sampled: ", nucleusOut);
-  const chartBox = h("div");
+  const chartBox = h("div", { class: "nlpw-drawing" }); // a frame that scrolls on a phone narrower than the chart
   const tableBox = h("div");
   const note = h("p", { class: "nlpw-note" });
 
@@ -406,7 +406,7 @@ function renderSoftmax(model, el) {
   const logits = model.get("logits");
   const root = h("div", { class: "nlpw nlpw-softmax", "data-testid": "softmax-root" });
   let temperature = model.get("temperature");
-  const chartBox = h("div");
+  const chartBox = h("div", { class: "nlpw-drawing" });
   const tableBox = h("div");
   const stepsBox = h("div");
   const entropyOut = h("output", { "data-testid": "softmax-entropy" });

@@ -32,9 +32,9 @@ function textWidth(text, size, bold) {
 const GAP = 3; // px kept free between two labels: real glyph widths differ from the estimate by a little
 const MAP_W = 560;
 const MAP_H = 380;
-// On a phone the map is 400 x 400 px: it fits the column at 9/11 of that width or more, so its labels
-// (11 px and up) stay at 9 px or more; fewer labels find a free place on it (the lists name every word).
-const PHONE_MAP = 400;
+// On a phone the map is 330 x 330 px, which fits its column with the labels at their size (11 px and up);
+// fewer labels find a free place on it (the lists name every word).
+const PHONE_MAP = 330;
 const PAD = 28;
 
 function render({ model, el }) {
