@@ -363,7 +363,7 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
     # Helpers of their own modules (tools/ is on sys.path: it holds this extension, _config.yml's
     # local_extensions).
     import pydata_sphinx_theme
-    from figure_space import reserve_figure_space, svg_size
+    from figure_space import mark_wide_diagrams, reserve_figure_space, svg_size, svg_width_and_text
     from font_subset import subset_theme_fonts
 
     for page in pages:
@@ -371,6 +371,8 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
         name = str(page.relative_to(app.outdir))
         fixed = fix_theme_defaults(fix_content_accessibility(fix_theme_accessibility(html, name), name), name)
         fixed = one_viewport(wrap_checker_notes(mark_wide_figures(fixed)))
+        text = lambda src, here=page.parent: svg_width_and_text(here / src)  # noqa: E731
+        fixed = mark_wide_diagrams(fixed, text, min_scale=MIN_SCALE, column_px=PHONE_COLUMN_PX, css_class=WIDE_FIGURE)
         fixed = reserve_figure_space(fixed, lambda src, here=page.parent: svg_size(here / src))
         check_page(fixed, name)
         if fixed != html:

@@ -9,7 +9,8 @@
 //     fits is no tab stop: equations are not (MathJax's inTabOrder: false, _config.yml), code blocks neither.
 // Equations are typeset lazily (MathJax, when one scrolls into view), and widgets draw after this script
 // may have run: new or changed boxes are checked again when they change, and all of them when the
-// window's width changes.
+// window's width changes. A widget that redraws a box in place (patchChildren in the widgets' _common.js)
+// drops the marks set here with the rest of the old attributes: the change of its class has it checked again.
 (function () {
   "use strict";
   const BOXES = [
@@ -17,7 +18,9 @@
     "div.highlight > pre",
     ".nlp-scroll",
     ".nlpw .nlpw-drawing",
+    ".nlpw table",
     "a.image-reference:has(> img.nlp-wide-figure)",
+    ".nlp-figure-frame",
     ".cell_output .output.text_html",
   ].join(", ");
   const edges = (box) => {
@@ -94,7 +97,7 @@
         }
       }
       if (boxes.size) later([...boxes]);
-    }).observe(article, { childList: true, subtree: true });
+    }).observe(article, { childList: true, subtree: true, attributes: true, attributeFilter: ["class"] });
     let width = window.innerWidth;
     window.addEventListener("resize", () => {
       if (window.innerWidth === width) return;

@@ -150,13 +150,22 @@ function fmt(x, digits = 3) {
   return v.toFixed(digits);
 }
 
-// A drawing that keeps its natural width on a phone (widgets.css, max-width 600 px): its text stays at
-// the size it was drawn (at least 11 px) and the widget scrolls sideways instead of shrinking it.
+// A drawing that stays legible on a phone (widgets.css, max-width 600 px): it keeps its natural width
+// `width`, so its text stays at the size it was drawn (at least 11 px); one wider than the column scrolls
+// sideways in its frame (a div.nlpw-drawing or .nlp-scroll around it), which the book's page marks with a
+// faded edge and a visible scrollbar. Widgets that can draw narrower do so on a phone (narrowScreen).
 function legible(node, width) {
   const cls = node.getAttribute("class") || "";
   if (!cls.split(" ").includes("nlpw-legible")) node.setAttribute("class", `${cls} nlpw-legible`.trim());
   if (node.style && typeof node.style.setProperty === "function") node.style.setProperty("--nlpw-w", `${Math.ceil(width)}px`);
   return node;
+}
+
+// True in a phone-sized window (the widths widgets.css lays out for phones): a widget that can be drawn
+// narrower (a bar chart's bars, a map, a plot's axis) then draws at a width that fits a phone's column,
+// at the same text size. Chosen when the widget is drawn; false where there is no window (Node tests).
+function narrowScreen() {
+  return typeof matchMedia === "function" && matchMedia("(max-width: 600px)").matches;
 }
 
 // A visually hidden element for screen readers (text alternative of a drawing).

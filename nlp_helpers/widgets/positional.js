@@ -27,6 +27,7 @@ export function similarity(pe, p) {
 
 const TABLE = 8;
 const PLOT_W = 460;
+const PHONE_PLOT_W = 230; // on a phone: a heatmap of 330 px and plots of 290 px, which fit its column
 const PLOT_H = 170;
 const HEAT_H = 300;
 const PAD = { left: 48, right: 12, top: 12, bottom: 36 };
@@ -51,22 +52,22 @@ export function period(x) {
 // in place at every redraw: rebuilding its hundreds of elements made the browser restyle and lay out the
 // whole figure at each slider step. The title and the legend sit above the plot in HTML, so neither is
 // cut off nor covers a curve. update({xs, series: [{ys, color, label, dots, curve}], title, subtitle,
-// ymin, ymax, marker}) redraws it; xs are shared by the series.
-function makeChart({ testid, xlabel, ylabel }) {
-  const W = PLOT_W + PAD.left + PAD.right;
+// ymin, ymax, marker}) redraws it; xs are shared by the series. plotW: the plot's width in px.
+function makeChart({ testid, xlabel, ylabel, plotW = PLOT_W }) {
+  const W = plotW + PAD.left + PAD.right;
   const H = PLOT_H + PAD.top + PAD.bottom;
   const s = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "data-testid": testid,
     style: `width: 100%; max-width: ${W}px; height: auto; display: block;` });
   legible(s, W);
   const bottom = PAD.top + PLOT_H;
-  s.append(svg("line", { x1: PAD.left, y1: bottom, x2: PAD.left + PLOT_W, y2: bottom, stroke: "currentColor" }));
+  s.append(svg("line", { x1: PAD.left, y1: bottom, x2: PAD.left + plotW, y2: bottom, stroke: "currentColor" }));
   s.append(svg("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: bottom, stroke: "currentColor" }));
-  const zero = svg("line", { x1: PAD.left, x2: PAD.left + PLOT_W, stroke: "currentColor", "stroke-opacity": 0.3 });
+  const zero = svg("line", { x1: PAD.left, x2: PAD.left + plotW, stroke: "currentColor", "stroke-opacity": 0.3 });
   const yTicks = [0, 1].map(() => svg("text", { x: PAD.left - 4, "text-anchor": "end", "font-size": 11 }));
   const xTicks = [0, 1, 2].map(() => svg("text", { y: bottom + 13, "text-anchor": "middle", "font-size": 11 }));
   const markerLine = svg("line", { y1: PAD.top, y2: bottom, stroke: "#d55e00", "stroke-dasharray": "4 3" });
   s.append(zero, ...yTicks, ...xTicks, markerLine);
-  s.append(svg("text", { x: PAD.left + PLOT_W / 2, y: H - 4, "text-anchor": "middle", "font-size": 11, text: xlabel }));
+  s.append(svg("text", { x: PAD.left + plotW / 2, y: H - 4, "text-anchor": "middle", "font-size": 11, text: xlabel }));
   s.append(svg("text", { x: 12, y: PAD.top + PLOT_H / 2, "text-anchor": "middle", "font-size": 11,
     transform: `rotate(-90 12 ${PAD.top + PLOT_H / 2})`, text: ylabel }));
   const layers = []; // per series: its polyline and a group of dots, reused from one redraw to the next
@@ -79,7 +80,7 @@ function makeChart({ testid, xlabel, ylabel }) {
   function update({ xs, series, title, subtitle, ymin, ymax, marker = null }) {
     const x0 = xs[0];
     const x1 = xs[xs.length - 1] === x0 ? x0 + 1 : xs[xs.length - 1];
-    const X = (x) => PAD.left + ((x - x0) / (x1 - x0)) * PLOT_W;
+    const X = (x) => PAD.left + ((x - x0) / (x1 - x0)) * plotW;
     const Y = (y) => PAD.top + (1 - (y - ymin) / (ymax - ymin || 1)) * PLOT_H;
     titleText.textContent = title;
     subtitleText.textContent = subtitle;
@@ -138,12 +139,12 @@ function cellBuffer(d, n) {
 // The PE table as a heatmap on a canvas: one pixel per cell, scaled up (thousands of SVG elements took
 // hundreds of milliseconds per redraw at a throttled CPU), with tick labels, the
 // selected dimension pair and position outlined, a colour bar, and the value under the pointer read out.
-function heatmapCanvas(canvas, pe, n, d, pair, position) {
+function heatmapCanvas(canvas, pe, n, d, pair, position, plotW = PLOT_W) {
   const left = 44;
   const top = 8;
-  // The heatmap is always 460 x 300 px, its cells as large as the sliders leave them: moving a slider
-  // neither resizes (reallocates) the canvas nor shifts the page below it.
-  const cw = PLOT_W / d;
+  // The heatmap is always plotW x 300 px (460 px, 230 on a phone), its cells as large as the sliders leave
+  // them: moving a slider neither resizes (reallocates) the canvas nor shifts the page below it.
+  const cw = plotW / d;
   const ch = HEAT_H / n;
   const W = Math.round(left + cw * d + 56);
   const H = Math.round(top + ch * n + 40);
@@ -240,8 +241,9 @@ function render({ model, el }) {
   }
   canvas.addEventListener("pointermove", readCell);
   canvas.addEventListener("pointerdown", readCell);
-  const waves = makeChart({ testid: "pe-waves", xlabel: "position", ylabel: "PE value" });
-  const similar = makeChart({ testid: "pe-similarity", xlabel: "position q", ylabel: "PE(p)·PE(q)" });
+  const plotW = narrowScreen() ? PHONE_PLOT_W : PLOT_W;
+  const waves = makeChart({ testid: "pe-waves", xlabel: "position", ylabel: "PE value", plotW });
+  const similar = makeChart({ testid: "pe-similarity", xlabel: "position q", ylabel: "PE(p)·PE(q)", plotW });
   const plots = h("div", { class: "nlpw-drawing" }, [waves.root, similar.root]);
   const summary = srOnly("");
   const details = h("details", { class: "nlpw-details" }, [h("summary", { text: "The values as tables" })]);
@@ -330,7 +332,7 @@ function render({ model, el }) {
     const sim = similarity(pe, p);
     current = pe;
     heatTitle.textContent = `PE table: ${n} positions × ${d} dimensions (outlined: dimension pair ${pr}, position ${p})`;
-    geometry = heatmapCanvas(canvas, pe, n, d, pr, p);
+    geometry = heatmapCanvas(canvas, pe, n, d, pr, p, plotW);
     const w = peFrequency(2 * pr, d, base);
     const xs = Array.from({ length: n }, (_, i) => i);
     const fine = Array.from({ length: 200 }, (_, k) => ((n - 1) * k) / 199);

@@ -125,11 +125,17 @@ function barLabel(t, max = 18) {
   return s.length > max ? s.slice(0, max - 1) + "…" : s;
 }
 
+// The longest bar in px: shorter on a phone, so that the labels, the bars and their values fit its column
+// at the text's own size (330 px in all, instead of 490).
+function barLength() {
+  return narrowScreen() ? 140 : 300;
+}
+
 // Horizontal bar chart (SVG) of labels/probabilities; removed tokens drawn as outlines of their pre-filter probability.
 // fixedAxis: bars on a 0-1 axis (with ticks), so a temperature change shows on the top token too.
 function barChart({ labels, probs, ghost = null, kept = null, maxBars = 20, title, fixedAxis = false }) {
   const nBars = Math.min(maxBars, labels.length);
-  const rowH = 18, labelW = 130, barW = 300, valueW = 60, axisH = fixedAxis ? 18 : 0;
+  const rowH = 18, labelW = 130, barW = barLength(), valueW = 60, axisH = fixedAxis ? 18 : 0;
   const width = labelW + barW + valueW, height = nBars * rowH + 6 + axisH;
   const root = svg("svg", { width: "100%", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": title });
   root.style.maxWidth = `${width}px`;
@@ -188,7 +194,7 @@ function renderExplorer(model, el) {
   const entropyOut = h("output", { "data-testid": "sampling-entropy" });
   const nucleusOut = h("output", { "data-testid": "sampling-nucleus" });
   stats.append("Entropy of the sampled distribution: ", entropyOut, " nats · tokens that can be sampled: ", nucleusOut);
-  const chartBox = h("div");
+  const chartBox = h("div", { class: "nlpw-drawing" }); // a frame that scrolls on a phone narrower than the chart
   const tableBox = h("div");
   const note = h("p", { class: "nlpw-note" });
 
@@ -238,9 +244,10 @@ function renderExplorer(model, el) {
   const nextFrame = typeof requestAnimationFrame === "function" ? requestAnimationFrame : (f) => f();
 
   function build(p, nRows, tLabels) {
-    const rowH = 18, labelW = 130, barW = 300, valueW = 60;
+    const rowH = 18, labelW = 130, barW = barLength(), valueW = 60;
     const width = labelW + barW + valueW, height = nRows * rowH + 6;
-    const svgRoot = legible(svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img" }), width);
+    const svgRoot = legible(svg("svg", { width, height, viewBox: `0 0 ${width} ${height}`, role: "img",
+      style: `width: 100%; max-width: ${width}px; height: auto` }), width);
     const rows = [];
     for (let i = 0; i < nRows; i++) {
       const y = 3 + i * rowH;
@@ -399,7 +406,7 @@ function renderSoftmax(model, el) {
   const logits = model.get("logits");
   const root = h("div", { class: "nlpw nlpw-softmax", "data-testid": "softmax-root" });
   let temperature = model.get("temperature");
-  const chartBox = h("div");
+  const chartBox = h("div", { class: "nlpw-drawing" });
   const tableBox = h("div");
   const stepsBox = h("div");
   const entropyOut = h("output", { "data-testid": "softmax-entropy" });

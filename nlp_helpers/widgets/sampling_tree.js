@@ -58,9 +58,9 @@ function render({ model, el }) {
   const restartBtn = button("Start again", "st-restart", () => { path = [0]; lastU = null; redraw(); });
   const text = h("p", { "data-testid": "st-text", style: "font-size: 1.1em; line-height: 1.8" });
   const table = h("table", { "data-testid": "st-dist" });
-  const strip = svg("svg", { viewBox: "0 0 500 44", width: "100%", role: "img", class: "nlpw-drawing", "data-testid": "st-strip" });
+  const strip = svg("svg", { viewBox: "0 0 500 34", width: "100%", role: "img", class: "nlpw-drawing", "data-testid": "st-strip" });
   strip.style.maxWidth = "500px";
-  legible(strip, 500);
+  // The strip holds no text (its tokens are named in the legend under it, u in its title): it shrinks with the column.
   const stripTitle = h("div", { class: "nlpw-figtitle" });
   // Which token each interval of the strip is: a swatch, the token and its interval [a, b).
   const stripLegend = h("p", { class: "nlpw-legend", "data-testid": "st-strip-legend" });
@@ -123,7 +123,7 @@ function render({ model, el }) {
     // The interval picture: of the last draw (with its u), or of the next one before any draw.
     const at = lastU !== null ? path[path.length - 2] : n;
     const pa = probsAt(at);
-    stripTitle.textContent = lastU !== null ? "The last draw: u on the intervals of the distribution it was drawn from" : "The next draw: one interval of [0, 1) per token";
+    stripTitle.textContent = lastU !== null ? `The last draw: u = ${fmt(lastU, 3)} (the line) on the intervals of the distribution it was drawn from` : "The next draw: one interval of [0, 1) per token";
     let c = 0;
     pa.forEach((q, j) => {
       strip.append(svg("rect", { x: 500 * c, y: 6, width: Math.max(0, 500 * q), height: 20, fill: COLOURS[j] }));
@@ -138,7 +138,7 @@ function render({ model, el }) {
     if (lastU !== null) {
       const x = 500 * lastU;
       strip.append(svg("line", { x1: x, x2: x, y1: 0, y2: 32, stroke: "currentColor", "stroke-width": 2, "data-testid": "st-u", "data-u": String(lastU) }));
-      strip.append(svg("text", { x: Math.min(440, x + 3), y: 42, "font-size": 11, text: `u = ${fmt(lastU, 3)}` }));
+
       readout.textContent = `The strip is the last draw: u = ${fmt(lastU, 3)} fell in the interval of “${visible(tokens[n - 1])}” (probability ${fmt(pa[(n - 1) % k], 3)}), so it was appended.${done ? " " + end : ""}`;
     } else readout.textContent = "The strip splits [0, 1) into one interval per token, as long as its probability: a draw u picks the token whose interval it falls in. " +
       `The model's next-token choices were computed ${model.get("depth")} tokens ahead (its ${k} most likely at each step), so the text stops after ${model.get("depth")} draws.`;

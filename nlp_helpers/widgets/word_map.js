@@ -30,11 +30,15 @@ function textWidth(text, size, bold) {
 }
 
 const GAP = 3; // px kept free between two labels: real glyph widths differ from the estimate by a little
-const W = 560;
-const H = 380;
+const MAP_W = 560;
+const MAP_H = 380;
+// On a phone the map is 330 x 330 px, which fits its column with the labels at their size (11 px and up);
+// fewer labels find a free place on it (the lists name every word).
+const PHONE_MAP = 330;
 const PAD = 28;
 
 function render({ model, el }) {
+  const [W, H] = narrowScreen() ? [PHONE_MAP, PHONE_MAP] : [MAP_W, MAP_H];
   const words = model.get("words");
   const unit = model.get("unit");
   const xy = model.get("coords");
@@ -79,7 +83,7 @@ function render({ model, el }) {
   });
   const wordControls = h("div", { class: "nlpw-controls" }, [pick.root]);
   const trioControls = h("div", { class: "nlpw-controls" }, trio.map((s) => s.root));
-  const map = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "group", "aria-label": "Map of the words in two dimensions (PCA); each dot is a word you can select", class: "nlpw-drawing", "data-testid": "wm-map" });
+  const map = svg("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", role: "group", "aria-label": "Map of the words in two dimensions (PCA); each dot is a word you can select", "data-testid": "wm-map" });
   map.style.maxWidth = `${W}px`;
   legible(map, W);
   const lists = h("div", { class: "nlpw-wm-lists" });
@@ -88,7 +92,7 @@ function render({ model, el }) {
   const hint = h("p", { class: "nlpw-readout", "data-testid": "wm-focus", "aria-live": "polite",
     text: "Keyboard: Tab to the map, arrow keys move between the dots, Enter selects a word." });
   const note = h("p", { class: "nlpw-readout", text: "The map shows two of the vectors' dimensions (principal components), so it distorts distances; the lists are computed from the full vectors." });
-  root.append(h("div", { class: "nlpw-controls" }, [mode.root]), wordControls, trioControls, h("figure", { class: "nlpw-chart" }, [map, legend]), hint, lists, note);
+  root.append(h("div", { class: "nlpw-controls" }, [mode.root]), wordControls, trioControls, h("figure", { class: "nlpw-chart" }, [h("div", { class: "nlpw-drawing" }, [map]), legend]), hint, lists, note);
 
   function list(title, testid, rows, extra = {}) {
     const ol = h("ol", { "data-testid": testid, "data-words": rows.map((r) => words[r.i]).join(" "), ...extra });

@@ -38,6 +38,7 @@ CHANGES_PAGE = {
     "test_the_contents_highlight_follows_the_reading_position",
     "test_the_bpe_slider_is_wide_its_buttons_stay_and_its_chips_show_spaces",
     "test_the_tfidf_example_menu_never_shows_a_stale_choice",
+    "test_every_widget_fits_a_phone_or_scrolls_in_a_frame_that_says_so",
     # test_widgets.py: each moves the controls of its own widget
     "test_bpe_stepper_replays_merges",
     "test_tfidf_search_ranks_documents",

@@ -5,17 +5,26 @@
 * The LSTM gate viewer keeps ◀ slider ▶ on one line; its heatmap and its step table scroll sideways in
   frames with a faded edge and a visible scrollbar, and its row names are not clipped.
 * At 1280 px the same widgets draw in one piece (the trellis in one row).
+* On every page at 390 px, every part of every widget fits the column or scrolls in a frame that says so
+  (not the whole widget), no text a widget draws is under 9 px, and every figure is shown at 0.66 of its
+  size or more, a diagram with its smallest text at 9 px or more, a wide one in a frame that says it scrolls.
 """
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from tools.book_ext import MIN_SCALE
+
+from .conftest import ROOT, built_pages
 from .widgets import golden
 
 PHONE, LAPTOP = 390, 1280
 VITERBI_PAGE = golden("viterbi_widget.json")["page"]
 LSTM_PAGE = "book/rnn/language_model.html"
+WIDGET_JS = ROOT / "nlp_helpers" / "widgets"
 
 TRELLIS_JS = """(root) => {
   const col = root.getBoundingClientRect();
@@ -149,3 +158,143 @@ def test_the_sampling_tree_strip_names_its_tokens(book_page, width):
     legend = root.locator("[data-testid='st-strip-legend'] .nlpw-token").all_inner_texts()
     assert legend and legend == tokens[: len(legend)] and len(legend) == len(tokens), (legend, tokens)
     assert root.locator("[data-testid='st-strip-legend']").is_visible()
+
+
+# Every widget and figure of a page at 390 px. Each element a widget draws either lies inside the column (the
+# widget's area), or sits in a frame that scrolls sideways, fits the column itself, and says that it scrolls:
+# book.js's class "nlp-overflows", data-more, a faded edge (a mask) and a visible scrollbar (on a touch screen
+# book.css draws it as a background layer). The widget's root does not count as such a frame: when the whole
+# widget scrolls, its controls scroll away with the part that is too wide. No text a widget draws is under
+# 9 px: HTML at its computed size, SVG text at its size times the drawing's scale, a canvas at the size it
+# draws its labels (CANVAS_FONT_PX, see test_canvas_labels_are_drawn_at_11_px) times its scale.
+MIN_LABEL_PX = 9
+CANVAS_FONT_PX = 11
+
+FIT_JS = """([minPx, canvasPx]) => {
+  const frameOf = (e, root) => {
+    for (let f = e.parentElement; f && f !== root; f = f.parentElement) {
+      const o = getComputedStyle(f).overflowX;
+      if ((o === 'auto' || o === 'scroll' || o === 'hidden') && f.scrollWidth > f.clientWidth + 1) return f;
+    }
+    return null;
+  };
+  const says = (f) => {
+    const s = getComputedStyle(f);
+    const mask = s.maskImage !== 'none' || s.webkitMaskImage !== 'none';
+    const bar = s.backgroundImage.includes('gradient') || (s.scrollbarWidth !== 'none' && matchMedia('(hover: hover)').matches);
+    const scrolls = s.overflowX === 'auto' || s.overflowX === 'scroll'; // not a frame that only cuts it off
+    return scrolls && f.classList.contains('nlp-overflows') && ['right', 'left', 'both'].includes(f.dataset.more) && mask && bar;
+  };
+  const name = (e) => (e.dataset.testid ? `[${e.dataset.testid}]` : '') + e.tagName.toLowerCase()
+    + (typeof e.className === 'string' && e.className ? '.' + e.className.trim().split(/\\s+/).join('.') : '');
+  const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !e.closest('.nlpw-sr-only'); };
+  const problems = [];
+  for (const root of document.querySelectorAll('article .nlpw')) {
+    if (!shown(root)) continue;
+    const col = root.parentElement.getBoundingClientRect();
+    const what = root.dataset.testid || root.className;
+    const bad = new Map();
+    for (const e of root.querySelectorAll('*')) {
+      if (!shown(e) || e.closest('svg') && e.tagName.toLowerCase() !== 'svg') continue;
+      const r = e.getBoundingClientRect();
+      const past = Math.max(r.right - col.right, col.left - r.left);
+      if (past > 1) {
+        const f = frameOf(e, root);
+        if (!f) { bad.set(e, `${name(e)} is ${Math.round(past)} px past the column, in no scroll frame`); continue; }
+        const fr = f.getBoundingClientRect();
+        const fpast = Math.max(fr.right - col.right, col.left - fr.left);
+        if (fpast > 1) bad.set(e, `the frame ${name(f)} of ${name(e)} is ${Math.round(fpast)} px past the column`);
+        else if (!says(f)) bad.set(e, `${name(e)} scrolls in ${name(f)}, which does not show that it scrolls`);
+      }
+    }
+    // Only the outermost element of each part that does not fit is named (not each of its cells).
+    for (const [e, text] of bad) {
+      let up = e.parentElement;
+      while (up && up !== root && !bad.has(up)) up = up.parentElement;
+      if (!up || up === root) problems.push(`${what}: ${text}`);
+    }
+    const small = new Set();
+    for (const t of root.querySelectorAll('svg text')) {
+      if (!shown(t) || !t.textContent.trim()) continue;
+      const m = t.getScreenCTM();
+      const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+      if (px < minPx - 0.05) small.add(`svg text "${t.textContent.slice(0, 20)}" at ${px.toFixed(1)} px`);
+    }
+    for (const c of root.querySelectorAll('canvas')) {
+      const w = parseFloat(getComputedStyle(c).getPropertyValue('--nlpw-w')) || c.width / devicePixelRatio;
+      const px = canvasPx * c.getBoundingClientRect().width / w;
+      if (shown(c) && px < minPx - 0.05) small.add(`canvas ${name(c)} labels at ${px.toFixed(1)} px`);
+    }
+    for (const e of root.querySelectorAll('*')) {
+      if (e.closest('svg') || !shown(e)) continue;
+      const text = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+      const px = parseFloat(getComputedStyle(e).fontSize);
+      if (text && px < minPx - 0.05) small.add(`${name(e)} text at ${px.toFixed(1)} px`);
+    }
+    problems.push(...[...small].map((s) => `${what}: ${s}`));
+  }
+  return problems;
+}"""
+
+FIGURES_JS = """async ([minScale, minPx]) => {
+  const problems = [];
+  // A diagram's smallest text, as the SVG file draws it (its font-size attributes and CSS) and its width.
+  const label = async (img) => {
+    const text = await (await fetch(img.src)).text();
+    const sizes = [...text.matchAll(/font-size(?:="|:\\s*)(\\d+(?:\\.\\d+)?)/g)].map((m) => Number(m[1])).filter((x) => x > 0);
+    const box = text.match(/viewBox="\\s*[-\\d.]+[\\s,]+[-\\d.]+[\\s,]+(\\d+(?:\\.\\d+)?)/);
+    return sizes.length && box ? [Math.min(...sizes), Number(box[1])] : null;
+  };
+  for (const img of document.querySelectorAll('article.bd-article img')) {
+    const r = img.getBoundingClientRect();
+    if (!r.width || img.closest('.nlpw')) continue;
+    const column = img.closest('section, article').getBoundingClientRect();
+    const drawn = parseFloat(img.style.width) || img.naturalWidth;
+    const src = img.getAttribute('src').split('/').pop().slice(0, 16);
+    if (drawn && r.width < minScale * drawn - 1)
+      problems.push(`figure ${src} is shown at ${(r.width / drawn).toFixed(2)} of its size`);
+    if (/\\.svg$/.test(img.getAttribute('src')) && r.width < img.naturalWidth - 1) {
+      const found = await label(img);
+      const px = found && (found[0] * r.width) / found[1];
+      if (px && px < minPx - 0.05) problems.push(`diagram ${src}: its smallest text is shown at ${px.toFixed(1)} px`);
+    }
+    if (r.right > column.right + 1 || r.left < column.left - 1) {
+      const f = img.closest('a.image-reference, .nlp-figure-frame');
+      const s = f && getComputedStyle(f);
+      const marked = f && f.classList.contains('nlp-overflows') && ['right', 'left', 'both'].includes(f.dataset.more)
+        && (s.maskImage !== 'none' || s.webkitMaskImage !== 'none');
+      const fr = f && f.getBoundingClientRect();
+      if (!marked || fr.right > column.right + 1)
+        problems.push(`figure ${src} is ${Math.round(r.right - column.right)} px past the column, in no frame that says it scrolls`);
+    }
+  }
+  return problems;
+}"""
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_every_widget_fits_a_phone_or_scrolls_in_a_frame_that_says_so(book_page, rel):
+    page, _ = book_page(rel, width=PHONE)  # opens the widgets' <details>: CHANGES_PAGE
+    # Scroll through the page: widgets and equations finish drawing when they come into view. What a
+    # widget folds away (a table in a <details>) must fit too when the reader opens it.
+    page.evaluate(
+        "() => document.querySelectorAll('article .nlpw details:not([open])').forEach((d) => { d.open = true; })"
+    )
+    page.evaluate(
+        """async () => { for (let y = 0; y < document.body.scrollHeight; y += innerHeight) {
+             scrollTo(0, y); await new Promise(requestAnimationFrame); } scrollTo(0, 0);
+             await new Promise(requestAnimationFrame); await new Promise(requestAnimationFrame); }"""
+    )
+    problems = page.evaluate(FIT_JS, [MIN_LABEL_PX, CANVAS_FONT_PX])
+    problems += page.evaluate(FIGURES_JS, [MIN_SCALE, MIN_LABEL_PX])
+    assert problems == [], f"{rel} at {PHONE} px:\n" + "\n".join(problems)
+
+
+def test_canvas_labels_are_drawn_at_11_px():
+    # What the test above assumes of every canvas: its labels are drawn at CANVAS_FONT_PX or larger.
+    sizes = {
+        (path.name, int(px))
+        for path in WIDGET_JS.glob("*.js")
+        for px in re.findall(r"\.font = [`\"'][^`\"']*?(\d+)px", path.read_text(encoding="utf-8"))
+    }
+    assert sizes and all(px >= CANVAS_FONT_PX for _, px in sizes), sorted(sizes)
