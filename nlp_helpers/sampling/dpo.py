@@ -25,7 +25,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 import pandas as pd
 import torch
 from torch.nn import functional as F
@@ -170,7 +169,7 @@ def train_dpo(
     Each step draws ``batch_size`` rows of ``pairs`` (columns ``prompt``, ``chosen``, ``rejected``) at
     random (``seed``, plus ``$NLP_SEED_OFFSET``) and takes one Adam step on their mean DPO loss. Every
     ``eval_every`` steps (and at step 0) the history records the mean implicit reward margin on
-    ``held_out`` and the share of its pairs ranked right (margin > 0). Columns: ``step``, ``loss`` (the
+    ``held_out`` and the share of its pairs ranked right (margin > 0; a tie, as at step 0, counts half). Columns: ``step``, ``loss`` (the
     batch's, NaN at step 0), ``held-out margin``, ``held-out ranked right``.
     """
     for name, frame in (("pairs", pairs), ("held_out", held_out)):
@@ -197,8 +196,7 @@ def _pair_log_probs(model: Any, tokenizer: Any, batch: pd.DataFrame) -> tuple[to
 
 
 def _train(policy, reference, tokenizer, pairs, held_out, beta, lr, steps, batch_size, eval_every, seed, progress):
-    with torch.no_grad():  # the reference never changes: score every pair once
-        ref_w, ref_l = _pair_log_probs(reference, tokenizer, pairs)
+    with torch.no_grad():  # the reference never changes: score the held-out pairs once
         held_ref_w, held_ref_l = _pair_log_probs(reference, tokenizer, held_out)
 
     def evaluate(step: int, loss: float) -> dict[str, float]:
@@ -208,7 +206,7 @@ def _train(policy, reference, tokenizer, pairs, held_out, beta, lr, steps, batch
             "step": step,
             "loss": loss,
             "held-out margin": margins.mean().item(),
-            "held-out ranked right": (margins > 0).float().mean().item(),
+            "held-out ranked right": ((margins > 0).float() + 0.5 * (margins == 0).float()).mean().item(),
         }
 
     optimiser = torch.optim.Adam(policy.parameters(), lr=lr)
@@ -220,9 +218,11 @@ def _train(policy, reference, tokenizer, pairs, held_out, beta, lr, steps, batch
 
         bar = tqdm(bar, desc="DPO", unit="step")
     for step in bar:
-        rows = torch.randint(len(pairs), (batch_size,), generator=generator)
-        pi_w, pi_l = _pair_log_probs(policy, tokenizer, pairs.iloc[rows.numpy()])
-        loss = dpo_loss(pi_w, pi_l, ref_w[rows], ref_l[rows], beta)
+        batch = pairs.iloc[torch.randint(len(pairs), (batch_size,), generator=generator).numpy()]
+        with torch.no_grad():
+            ref_w, ref_l = _pair_log_probs(reference, tokenizer, batch)
+        pi_w, pi_l = _pair_log_probs(policy, tokenizer, batch)
+        loss = dpo_loss(pi_w, pi_l, ref_w, ref_l, beta)
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
@@ -234,9 +234,10 @@ def _train(policy, reference, tokenizer, pairs, held_out, beta, lr, steps, batch
 def sample_continuations(
     model: Any, tokenizer: Any, prompts: Sequence[str], n_samples: int, max_chars: int, seed: int = 0
 ) -> list[str]:
-    """``n_samples`` continuations of ``max_chars`` characters of every prompt, sampled at temperature 1.
+    """``n_samples`` continuations of at most ``max_chars`` characters of every prompt, sampled at temperature 1.
 
-    Returns the ``len(prompts) * n_samples`` continuations (without their prompts), prompt by prompt. Prompt
+    Returns the ``len(prompts) * n_samples`` continuations (without their prompts), prompt by prompt, each cut
+    at its first line break (where the snippet ends; the model writes one snippet a line). Prompt
     ``i`` draws from the seed ``seed + i`` (plus ``$NLP_SEED_OFFSET``), so two models given the same seed
     draw from the same random numbers.
     """
@@ -252,9 +253,4 @@ def sample_continuations(
             texts += generate_many(model, tokenizer, prompt, [{"temperature": 1.0}], max_chars, n_samples, seed + i)[
                 0
             ].texts
-    return texts
-
-
-def positive_share(probabilities: np.ndarray) -> float:
-    """Share of texts a judge calls positive (probability > 0.5)."""
-    return float((np.asarray(probabilities) > 0.5).mean())
+    return [t.split("\n")[0] for t in texts]
