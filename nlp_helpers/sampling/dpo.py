@@ -29,7 +29,7 @@ import pandas as pd
 import torch
 from torch.nn import functional as F
 
-from nlp_helpers._checks import check_float, check_int, check_nonempty, check_type
+from nlp_helpers._checks import check_float, check_int, check_nonempty, check_text, check_type
 from nlp_helpers.display import hide_progress
 from nlp_helpers.seeds import torch_generator
 
@@ -168,9 +168,10 @@ def train_dpo(
 
     Each step draws ``batch_size`` rows of ``pairs`` (columns ``prompt``, ``chosen``, ``rejected``) at
     random (``seed``, plus ``$NLP_SEED_OFFSET``) and takes one Adam step on their mean DPO loss. Every
-    ``eval_every`` steps (and at step 0) the history records the mean implicit reward margin on
-    ``held_out`` and the share of its pairs ranked right (margin > 0; a tie, as at step 0, counts half). Columns: ``step``, ``loss`` (the
-    batch's, NaN at step 0), ``held-out margin``, ``held-out ranked right``.
+    ``eval_every`` steps (and at step 0) the history records the mean training loss since the previous row
+    (NaN at step 0) and, on ``held_out``, the DPO loss, the mean implicit reward margin and the share of
+    pairs ranked right (margin > 0; a tie, as at step 0, counts half). Columns: ``step``, ``loss``,
+    ``held-out loss``, ``held-out margin``, ``held-out ranked right``.
     """
     for name, frame in (("pairs", pairs), ("held_out", held_out)):
         check_type(name, frame, pd.DataFrame)
@@ -205,13 +206,14 @@ def _train(policy, reference, tokenizer, pairs, held_out, beta, lr, steps, batch
         return {
             "step": step,
             "loss": loss,
+            "held-out loss": -F.logsigmoid(margins).mean().item(),
             "held-out margin": margins.mean().item(),
             "held-out ranked right": ((margins > 0).float() + 0.5 * (margins == 0).float()).mean().item(),
         }
 
     optimiser = torch.optim.Adam(policy.parameters(), lr=lr)
     generator = torch_generator(seed)
-    history = [evaluate(0, float("nan"))]
+    history, recent = [evaluate(0, float("nan"))], []
     bar = range(1, steps + 1)
     if progress and not hide_progress():
         from tqdm.auto import tqdm
@@ -226,8 +228,10 @@ def _train(policy, reference, tokenizer, pairs, held_out, beta, lr, steps, batch
         optimiser.zero_grad()
         loss.backward()
         optimiser.step()
+        recent.append(loss.item())
         if step % eval_every == 0 or step == steps:
-            history.append(evaluate(step, loss.item()))
+            history.append(evaluate(step, sum(recent) / len(recent)))
+            recent = []
     return pd.DataFrame(history)
 
 
@@ -237,20 +241,31 @@ def sample_continuations(
     """``n_samples`` continuations of at most ``max_chars`` characters of every prompt, sampled at temperature 1.
 
     Returns the ``len(prompts) * n_samples`` continuations (without their prompts), prompt by prompt, each cut
-    at its first line break (where the snippet ends; the model writes one snippet a line). Prompt
-    ``i`` draws from the seed ``seed + i`` (plus ``$NLP_SEED_OFFSET``), so two models given the same seed
-    draw from the same random numbers.
+    at its first line break (where the snippet ends: the model writes one snippet a line). All rows run through
+    the model together, padded on the right (a causal model never looks ahead, so each row's next character is
+    read at its own last position). The draws come from ``torch_generator(seed)`` (plus ``$NLP_SEED_OFFSET``):
+    two models given the same seed use the same random numbers.
     """
-    from nlp_helpers.sampling.generate import generate_many
-
     prompts = check_nonempty("prompts", prompts)
     n_samples = check_int("n_samples", n_samples, minimum=1)
     max_chars = check_int("max_chars", max_chars, minimum=1)
     seed = check_int("seed", seed, minimum=0)
-    texts = []
+    ids = [tokenizer.encode(check_text(f"prompts[{i}]", p, allow_empty=False)) for i, p in enumerate(prompts)]
+    if max(map(len, ids)) + max_chars - 1 > model.block_size:
+        raise ValueError(f"the longest prompt plus max_chars does not fit the context of {model.block_size}")
+    return _sample(model, tokenizer, [row for row in ids for _ in range(n_samples)], max_chars, seed)
+
+
+def _sample(model: Any, tokenizer: Any, rows: list[list[int]], max_chars: int, seed: int) -> list[str]:
+    lengths = torch.tensor([len(r) for r in rows])
+    x = torch.zeros(len(rows), int(lengths.max()) + max_chars, dtype=torch.long)
+    for i, r in enumerate(rows):
+        x[i, : len(r)] = torch.tensor(r)
+    generator, everyone = torch_generator(seed), torch.arange(len(rows))
     with torch.no_grad():
-        for i, prompt in enumerate(prompts):
-            texts += generate_many(model, tokenizer, prompt, [{"temperature": 1.0}], max_chars, n_samples, seed + i)[
-                0
-            ].texts
+        for t in range(max_chars):
+            logits = model(x[:, : int(lengths.max()) + t])[everyone, lengths + t - 1]  # (N, V)
+            probs = torch.softmax(logits.double(), dim=-1)
+            x[everyone, lengths + t] = torch.multinomial(probs, 1, generator=generator)[:, 0]
+    texts = [tokenizer.decode(x[i, lengths[i] : lengths[i] + max_chars].tolist()) for i in range(len(rows))]
     return [t.split("\n")[0] for t in texts]

@@ -178,9 +178,10 @@ def test_train_dpo_raises_the_held_out_margin_and_leaves_the_reference(tok):
     history = D.train_dpo(
         policy, reference, tok, _toy_pairs(64, 0), _toy_pairs(16, 1), beta=0.5, lr=3e-3, steps=30, eval_every=10
     )
-    assert list(history.columns) == ["step", "loss", "held-out margin", "held-out ranked right"]
+    assert list(history.columns) == ["step", "loss", "held-out loss", "held-out margin", "held-out ranked right"]
     assert list(history.step) == [0, 10, 20, 30]
     assert history["held-out margin"].iloc[0] == 0.0 and history["held-out ranked right"].iloc[0] == 0.5
+    assert history["held-out loss"].iloc[0] == pytest.approx(math.log(2))
     # the same chosen/rejected words recur, so the margin rises on every seed (measured: > 5 after 30 steps)
     assert history["held-out margin"].iloc[-1] > 1.0 and history["held-out ranked right"].iloc[-1] > 0.9
     assert history["loss"].iloc[-1] < math.log(2)
@@ -235,3 +236,18 @@ def test_sample_continuations_reproducible_one_line(tok):
     assert a != D.sample_continuations(model, tok, ["the film ", "a "], n_samples=3, max_chars=10, seed=5)
     with pytest.raises(ValueError, match="n_samples"):
         D.sample_continuations(model, tok, ["a "], n_samples=0, max_chars=10)
+
+
+def test_sample_continuations_follow_the_model_distribution(tok):
+    """The first character of the continuations of a short prompt, batched with a longer one, is drawn from the
+    model's next-character distribution after that prompt (4 standard errors)."""
+    model = tiny_gpt(3)
+    n = 3000
+    texts = D.sample_continuations(model, tok, ["ab", "the film is "], n_samples=n, max_chars=1, seed=0)[:n]
+    with torch.no_grad():
+        probs = torch.softmax(model(torch.tensor([tok.encode("ab")])).double()[0, -1], -1).numpy()
+    counts = np.array([sum(t == c for t in texts) for c in ALPHABET if c != "\n"])
+    want = np.array([p for c, p in zip(ALPHABET, probs) if c != "\n"])
+    assert np.all(np.abs(counts / n - want) <= 4 * np.sqrt(want * (1 - want) / n) + 1e-9)
+    with pytest.raises(ValueError, match="context"):
+        D.sample_continuations(model, tok, ["a "], n_samples=1, max_chars=40)
