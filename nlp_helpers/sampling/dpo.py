@@ -21,8 +21,10 @@ Left out: the supervised fine-tuning stage that usually comes first (the book's 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -40,7 +42,10 @@ __all__ = [
     "dpo_loss",
     "train_dpo",
     "sample_continuations",
+    "dpo_study",
 ]
+
+STUDY_FILE = Path(__file__).resolve().parent / "dpo_study.json"
 
 _OPENING = re.compile(r"^[a-z']+( [a-z']+)* $")  # words only: no punctuation, digits or "-lrb-"
 
@@ -269,3 +274,16 @@ def _sample(model: Any, tokenizer: Any, rows: list[list[int]], max_chars: int, s
             x[everyone, lengths + t] = torch.multinomial(probs, 1, generator=generator)[:, 0]
     texts = [tokenizer.decode(x[i, lengths[i] : lengths[i] + max_chars].tolist()) for i in range(len(rows))]
     return [t.split("\n")[0] for t in texts]
+
+
+def dpo_study() -> dict[str, Any]:
+    """The study stored by ``benchmarks/sampling_dpo.py``: ``{"setup": dict, "runs": DataFrame}``, one row per seed.
+
+    Columns of ``runs``: ``seed``; the held-out ``margin`` and share ``ranked right`` after the page's live
+    steps and after all steps; for the ``reference`` and the ``DPO`` policy the share of sampled continuations
+    the naive Bayes judge calls positive and their mean P(positive); ``cpu seconds``.
+    """
+    if not STUDY_FILE.is_file():
+        raise FileNotFoundError(f"{STUDY_FILE} is missing: run python -m benchmarks.sampling_dpo")
+    stored = json.loads(STUDY_FILE.read_text(encoding="utf-8"))
+    return {"setup": stored["setup"], "runs": pd.DataFrame(stored["runs"])}

@@ -56,7 +56,7 @@ def model(data: dict[str, Any]) -> dict[str, Any]:
     return checkpoints.read_card("char_gpt_reviews")["model"]
 
 
-def _reference():
+def reference_model():
     from nlp_helpers import checkpoints
 
     reference, _ = checkpoints.load("char_gpt_reviews")
@@ -66,7 +66,7 @@ def _reference():
 def train(net, data: dict[str, Any], seed: int, steps: int, stop_after: int | None) -> list[dict[str, float]]:
     from nlp_helpers.sampling.dpo import train_dpo
 
-    reference = _reference()
+    reference = reference_model()
     net.load_state_dict(copy.deepcopy(reference.state_dict()))  # the policy starts as the reference
     net.requires_grad_(True)
     history = train_dpo(
@@ -97,7 +97,7 @@ def _margins(net, data: dict[str, Any]):
 
     from nlp_helpers.sampling.dpo import answer_log_probs, reward_margins
 
-    held, reference = data["held_out"], _reference()
+    held, reference = data["held_out"], reference_model()
     args = (data["chars"], held["prompt"].tolist())
     with torch.no_grad():
         scores = [
