@@ -251,3 +251,23 @@ def test_sample_continuations_follow_the_model_distribution(tok):
     assert np.all(np.abs(counts / n - want) <= 4 * np.sqrt(want * (1 - want) / n) + 1e-9)
     with pytest.raises(ValueError, match="context"):
         D.sample_continuations(model, tok, ["a "], n_samples=1, max_chars=40)
+
+
+# ------------------------------------------------------------------------------- the stored study
+def test_dpo_study_matches_the_checkpoint_and_shows_the_effect():
+    """The study's seed-0 run is the char_gpt_dpo checkpoint's run (same loop, pairs and batches), and over its
+    seeds DPO raised the share of continuations the judge calls positive."""
+    from nlp_helpers import checkpoints
+
+    study = D.dpo_study()
+    runs, setup = study["runs"], study["setup"]
+    assert len(runs) >= 5 and list(runs.seed) == list(range(len(runs)))
+    card = checkpoints.read_card("char_gpt_dpo")
+    assert setup["settings"]["steps"] == card["steps"] and setup["held-out pairs"] == card["data"]["valid_pairs"]
+    seed0 = runs.set_index("seed").loc[0]
+    # float32 margins of the same run; the card's value_float32 was measured before rounding the weights
+    assert seed0["margin after all steps"] == pytest.approx(card["metric"]["value_float32"], abs=1e-4)
+    gain = runs["DPO judged positive"] - runs["reference judged positive"]
+    assert (gain > 0).all()
+    assert (runs["margin after all steps"] > runs["margin after live steps"]).all()
+    assert (runs["ranked right after all steps"] > 0.5).all()

@@ -105,6 +105,8 @@ RECIPE = Recipe(
     steps=STEPS,
     curve_every=EVERY,
     prefix_steps=EVERY,
+    # Retraining the first 50 steps of the card, measured: 0 nats natively (AVX2) and with ATEN_CPU_CAPABILITY=default;
+    # the tolerance is char_gpt's, which saw 1e-6 across kernels on another machine.
     prefix_tolerance=1e-3,
-    minutes="",
+    minutes="3.1 min CPU, 13 min wall on a busy machine",
 )
