@@ -74,17 +74,13 @@ def preference_pairs(
 
 
 def _pairs(frame: pd.DataFrame, alphabet: set[str], n_words: int, max_chars: int, min_chars: int) -> pd.DataFrame:
-    rows = []
+    by_prompt: dict[str, tuple[list[str], list[str]]] = {}  # prompt -> (negative, positive) continuations
     for text, label in zip(frame["text"], frame["label"]):
         words = str(text).split()
         prompt, rest = " ".join(words[:n_words]) + " ", " ".join(words[n_words:])[:max_chars]
         if len(rest) >= min_chars and _OPENING.match(prompt) and set(prompt + rest) <= alphabet:
-            rows.append((prompt, int(label), rest))
-    kept = pd.DataFrame(rows, columns=["prompt", "label", "rest"])
-    pairs = []
-    for prompt, group in kept.groupby("prompt", sort=True):
-        positive, negative = group.loc[group.label == 1, "rest"], group.loc[group.label == 0, "rest"]
-        pairs += [(prompt, w, lo) for w, lo in zip(positive, negative)]
+            by_prompt.setdefault(prompt, ([], []))[int(label == 1)].append(rest)
+    pairs = [(p, w, lo) for p in sorted(by_prompt) for lo, w in zip(*by_prompt[p])]
     return pd.DataFrame(pairs, columns=["prompt", "chosen", "rejected"])
 
 
