@@ -136,11 +136,12 @@ def _ipo_reference(pi_w, pi_l, ref_w, ref_l, tau: float, *, mistake: str = "") -
 
 
 _IPO_MISTAKES = {
-    "no reference": "you left out the reference: h is (log π(y_w) - log π_ref(y_w)) - (log π(y_l) - log π_ref(y_l)).",
-    "1/tau": "your target is 1/tau: IPO pulls h towards 1 / (2 tau).",
-    "dpo": "that is DPO's logistic loss with tau as beta: IPO squares the distance of h from 1 / (2 tau).",
-    "tau times h": "you multiplied h by tau as DPO multiplies its margin by beta: IPO compares h itself with 1 / (2 tau).",
-    "plus": "you added the target: the loss is (h - 1 / (2 tau))^2, smallest when h = 1 / (2 tau) > 0.",
+    "no reference": "you left out the reference: h compares how much the policy raised each answer relative to the "
+    "frozen reference.",
+    "1/tau": "your target is 1/tau: IPO's target is half of that.",
+    "dpo": "that is DPO's logistic loss with tau as beta: IPO squares the distance of h from its target.",
+    "tau times h": "you multiplied h by tau as DPO multiplies its margin by beta: IPO compares h itself with its target.",
+    "plus": "you added the target to h: the loss should be smallest when h reaches the (positive) target.",
     "abs": "you took the absolute distance: IPO squares it.",
     "sum": "you summed over the pairs: the loss is the MEAN over the pairs.",
 }
@@ -174,7 +175,8 @@ def check_ipo_loss(fn: Callable) -> CheckResult:
                 got.item(),
                 want.item(),
                 what=what,
-                hint="h = (pi_w - ref_w) - (pi_l - ref_l) for each pair; the loss is the mean of (h - 1/(2 tau))^2.",
+                hint="For each pair, h is the chosen answer's log-ratio to the reference minus the rejected one's; the loss "
+                "is the mean over the pairs of the squared distance between h and the target.",
                 rtol=1e-6,
             )
         # the gradient: the loss must be built from torch operations on the given tensors
@@ -192,7 +194,8 @@ def check_ipo_loss(fn: Callable) -> CheckResult:
             grads[0].numpy() if grads[0] is not None else np.zeros(len(h)),
             want.numpy(),
             what="the gradient of ipo_loss with respect to pi_w",
-            hint="it should be 2 (h - 1/(2 tau)) / B for each pair; did a step leave the graph?",
+            hint="it should be twice each pair's distance from the target, divided by the number of pairs; did a step "
+            "leave the graph?",
         )
         t = torch.tensor([-1.0, -2.0])
         for args, what, hint in [
