@@ -8,7 +8,8 @@ of ``polarity_split()`` to train, from its test snippets held out. The curve's `
 loss of the batches since the previous row, ``valid_loss`` the DPO loss on the held-out pairs and
 ``valid_accuracy`` the share of held-out pairs ranked right (implicit reward margin > 0).
 
-The metric is the mean implicit reward margin on the held-out pairs (0 at the start).
+The metric is the mean implicit reward margin on the held-out pairs (0 at the start). The same run with four
+other seeds, and what a naive Bayes judge says of the two models' samples: ``benchmarks/sampling_dpo.py``.
 """
 
 from __future__ import annotations
@@ -134,6 +135,7 @@ RECIPE = Recipe(
     curve_every=EVERY,
     curve_unit="nats (DPO loss)",
     prefix_steps=EVERY,
+    # Retraining the first 25 steps of the card, measured: 0 nats natively (AVX2) and with ATEN_CPU_CAPABILITY=default.
     prefix_tolerance=1e-3,
-    minutes="",
+    minutes="0.8 min CPU, 12 min wall on a busy machine",
 )
