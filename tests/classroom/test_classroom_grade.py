@@ -272,7 +272,8 @@ def test_infinite_loop_is_an_error_and_the_rest_is_graded(graded):
 @pytest.mark.slow
 def test_os_exit_is_an_error(graded):
     rows = _rows(graded, "exits/pos.ipynb")
-    assert rows["tagging-ex-viterbi-hand"][0] == "correct"
+    # the verdict's message is printed on failure (seen once under heavy load: "error" here, cause not yet known)
+    assert rows["tagging-ex-viterbi-hand"][0] == "correct", rows["tagging-ex-viterbi-hand"]
     assert rows["tagging-ex-viterbi"][0] == "error" and "os._exit" in rows["tagging-ex-viterbi"][2]
     assert "fast_viterbi" in rows["tagging-ex-viterbi"][2]
     rows = _rows(graded, "exits/first/pos.ipynb")
