@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tools.checkpoint_recipes.char_gpt import evaluate  # bits per character of the validation text
 from tools.train_checkpoint import Recipe
 
 TRAINING = {"batch_size": 32, "lr": 1e-3, "warmup": 50, "cosine": True}
@@ -79,12 +80,6 @@ def train(net, data: dict[str, Any], seed: int, steps: int, stop_after: int | No
         stop_after=stop_after,
         **TRAINING,
     )
-
-
-def evaluate(net, data: dict[str, Any]) -> float:
-    from nlp_helpers.attention.bpc import bits_per_character
-
-    return bits_per_character(net, data["valid"])
 
 
 RECIPE = Recipe(
