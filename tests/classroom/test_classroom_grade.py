@@ -425,3 +425,49 @@ def test_the_judge_sets_its_own_limits_and_no_preexec_fn_runs(tmp_path, monkeypa
     assert "preexec_fn" not in seen[0]
     cpu = int(10 + 2 + (1 + sandbox.REFERENCE_FACTOR) * sandbox.CALIBRATION_S)  # start-up, floor, a solution's check
     assert json.loads(seen[0]["job"])["limits"] == {"memory_bytes": 100 * 2**20, "cpu_s": cpu, "file_bytes": 2**20}
+
+
+def test_submissions_graded_in_threads_parse_one_at_a_time(tmp_path, monkeypatch):
+    """CPython 3.11's ast module is not thread-safe (two threads parsing at once raised "SystemError: AST
+    constructor recursion depth mismatch" under load): the grader's threads parse under one lock, and run
+    their judges outside it."""
+    import threading
+
+    from tools.classroom import grade
+
+    class OwnedLock:  # a lock that knows which thread holds it
+        def __init__(self):
+            self.lock, self.owner = threading.Lock(), None
+
+        def __enter__(self):
+            self.lock.acquire()
+            self.owner = threading.get_ident()
+
+        def __exit__(self, *exc):
+            self.owner = None
+            self.lock.release()
+
+    lock, seen = OwnedLock(), {"extract": [], "judge": []}
+    real_extract = grade.extract
+
+    def extract(*args, **kwargs):
+        seen["extract"].append(lock.owner == threading.get_ident())
+        time.sleep(0.05)  # time for the other thread to try
+        return real_extract(*args, **kwargs)
+
+    def run_judge(path, jobs, limits, prefix):
+        seen["judge"].append(lock.owner == threading.get_ident())
+        return {j["function"]: ("not yet", "fake judge") for j in jobs}
+
+    monkeypatch.setattr(grade, "_AST_LOCK", lock)
+    monkeypatch.setattr(grade, "extract", extract)
+    monkeypatch.setattr(grade, "run_judge", run_judge)
+    manifest = release(tmp_path / "release", [PAGES["pos"]])
+    student = nbformat.read(tmp_path / "release" / "tagging" / "pos.ipynb", as_version=4)
+    for k in range(4):
+        (tmp_path / "subs" / f"s{k}").mkdir(parents=True)
+        nbformat.write(student, tmp_path / "subs" / f"s{k}" / "pos.ipynb")
+    rows = grade_folder(tmp_path / "subs", manifest, tmp_path / "gb.csv", jobs=2, limits=LIMITS, log=lambda m: None)
+    assert len(rows) == 4 * len(LABELS["pos"])
+    assert len(seen["extract"]) >= 4 and all(seen["extract"])  # each thread parses holding the lock
+    assert seen["judge"] == [False] * 4  # and judges without it

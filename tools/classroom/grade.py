@@ -32,6 +32,11 @@ from tools.classroom.sandbox import Limits, isolation_prefix, run_judge
 from tools.toc_notebooks import ROOT
 
 COLUMNS = ["submission", "exercise", "status", "points", "message"]
+# CPython 3.11's ast module is not thread-safe: two threads that parse at once can corrupt its recursion
+# counter and raise "SystemError: AST constructor recursion depth mismatch" (python/cpython#106905; seen here
+# under load). grade_folder grades submissions in threads, so their parsing takes turns; the judges still run
+# at once.
+_AST_LOCK = threading.Lock()
 GRADER_VERSION = "1"
 
 
@@ -87,6 +92,20 @@ def grade_submission(path: Path, manifest: dict, limits: Limits, prefix: list[st
 
     Each job carries the exercise's worked solution (:func:`worked_solutions`): the judge checks it first and
     allows the student's answer ``per_exercise_s`` plus ``REFERENCE_FACTOR`` times its CPU time."""
+    with _AST_LOCK:  # everything that parses Python (identify, extract, worked_solutions) runs one at a time
+        prepared = _prepare(path, manifest)
+    if isinstance(prepared, list):  # unreadable or unknown: rows already
+        return prepared
+    exercises, rows, jobs = prepared
+    if jobs:
+        rows |= run_judge(path, jobs, limits, prefix)
+    return [
+        {"exercise": e["label"], "status": rows[e["function"]][0], "message": rows[e["function"]][1]} for e in exercises
+    ]
+
+
+def _prepare(path: Path, manifest: dict) -> list[dict] | tuple[list[dict], dict, list[dict]]:
+    """The rows already known and the judge's jobs for one notebook (or its rows, if it cannot be graded)."""
     pages = manifest["pages"]
     only = _exercises_of(path, manifest)
     try:
@@ -115,11 +134,7 @@ def grade_submission(path: Path, manifest: dict, limits: Limits, prefix: list[st
                 {"function": fn, "checker_module": e["checker_module"], "checker": e["checker"]}
                 | {"code": found.code[fn], "solution": solution}
             )
-    if jobs:
-        rows |= run_judge(path, jobs, limits, prefix)
-    return [
-        {"exercise": e["label"], "status": rows[e["function"]][0], "message": rows[e["function"]][1]} for e in exercises
-    ]
+    return exercises, rows, jobs
 
 
 def _code_fingerprint(manifest: dict) -> str:
