@@ -359,7 +359,7 @@ def _viterbi():
     inf = float("-inf")
     fix = lambda x: [fix(v) for v in x] if isinstance(x, list) else (inf if x is None else x)  # noqa: E731
     return "viterbi.js", ViterbiTrellis(
-        c["words"], c["tags"], fix(c["log_start"]), fix(c["log_trans"]), fix(c["log_emit"]), step=2
+        c["words"], c["tags"], fix(c["log_start"]), fix(c["log_trans"]), fix(c["log_emissions"]), step=2
     )
 
 
