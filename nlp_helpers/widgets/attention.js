@@ -241,15 +241,32 @@ function render({ model, el }) {
     heat = { svg: s, rects, texts, mark, left, top };
   }
 
+  // Each cell's colour, number and ink are written only when they change (a cell whose shown value stays
+  // is not touched, so the browser restyles only the cells that moved); a number is changed in its text
+  // node, not by replacing the node.
   function paintHeatmap(m) {
     const { rects, texts } = heat;
     m.forEach((row, i) =>
       row.forEach((v, j) => {
-        rects[i][j].setAttribute("fill", cividis(v));
+        const fill = cividis(v);
+        const rect = rects[i][j];
+        if (rect.__fill !== fill) {
+          rect.setAttribute("fill", fill);
+          rect.__fill = fill;
+        }
         const t = texts[i][j];
         if (t) {
-          t.textContent = v.toFixed(2).replace(/^0/, "");
-          t.setAttribute("style", `fill: ${textOn(v)}`);
+          const label = v.toFixed(2).replace(/^0/, "");
+          if (t.__label !== label) {
+            if (t.firstChild && t.firstChild.nodeType === 3) t.firstChild.nodeValue = label;
+            else t.textContent = label;
+            t.__label = label;
+          }
+          const ink = `fill: ${textOn(v)}`;
+          if (t.__ink !== ink) {
+            t.setAttribute("style", ink);
+            t.__ink = ink;
+          }
         }
       })
     );
@@ -329,8 +346,11 @@ function render({ model, el }) {
   function fillTable(m) {
     m.forEach((row, i) =>
       row.forEach((v, j) => {
-        cells[i][j].setAttribute("data-weight", String(v));
-        cells[i][j].textContent = v.toFixed(4);
+        const cell = cells[i][j];
+        const weight = String(v);
+        if (cell.getAttribute("data-weight") === weight) return;
+        cell.setAttribute("data-weight", weight);
+        cell.textContent = v.toFixed(4);
       })
     );
   }

@@ -94,13 +94,60 @@ function render({ model, el }) {
   control.root.className = `${control.root.className} nlpw-bpe-slider`;
   root.append(h("div", { class: "nlpw-controls nlpw-bpe-controls" }, [control.root, h("div", { class: "nlpw-bpe-buttons" }, [prev, next])]), mergeInfo, count, tokens, legend, summary, details);
 
+  // Everything a step shows is computed once per step, on first view, and kept: moving back to a step
+  // costs nothing but the update of the page.
+  const views = new Map();
+  function view(k) {
+    if (!views.has(k)) {
+      const toks = states[k].flat();
+      const longest = Math.max(...toks.map((t) => Array.from(t).length), 2);
+      const made = k > 0 ? merges[k - 1][0] + merges[k - 1][1] : null; // the current merge's new token
+      const chips = toks.map((t) => {
+        const shade = (Array.from(t).length - 1) / (longest - 1); // longer tokens are lighter
+        const isNew = t === made;
+        const outline = isNew ? "; outline: 3px solid #D55E00; outline-offset: 1px" : "";
+        return { t, title: visible(t) + (isNew ? " (just merged)" : ""), style: `background: ${cividis(shade)}; color: ${textOn(shade)}${outline}` };
+      });
+      views.set(k, {
+        toks, chips,
+        highlighted: chips.filter((c) => c.t === made).length,
+        count: `${toks.length} tokens for ${nChars} characters (${(nChars / toks.length).toFixed(2)} characters per token)`,
+        summary: `After ${k} merges the text has ${toks.length} tokens: ${toks.map(visible).join(" | ")}`,
+      });
+    }
+    return views.get(k);
+  }
+
+  // The chips are kept from one step to the next: a chip whose token is unchanged keeps its nodes, and only
+  // a changed token, colour or title is written (rebuilding every chip made the browser restyle them all).
+  const chipNodes = [];
+  function showChips(chips) {
+    chips.forEach((c, i) => {
+      let node = chipNodes[i];
+      if (!node) {
+        node = h("span", { class: "nlpw-token", role: "listitem" });
+        chipNodes.push(node);
+        tokens.append(node);
+      }
+      if (node.__token !== c.t) {
+        node.replaceChildren(...chipText(c.t));
+        node.__token = c.t;
+      }
+      if (node.getAttribute("title") !== c.title) node.setAttribute("title", c.title);
+      if (node.getAttribute("style") !== c.style) node.setAttribute("style", c.style);
+    });
+    while (chipNodes.length > chips.length) chipNodes.pop().remove();
+  }
+
   let shown = -1;
+  let currentRow = null;
   function draw() {
     const k = clamp(model.get("step"));
     if (Number(control.input.value) !== k) control.set(k);
+    if (k === shown) return;
     prev.disabled = k === 0;
     next.disabled = k === merges.length;
-    const toks = states[k].flat();
+    const v = view(k);
     if (k === 0) {
       mergeInfo.textContent = "Step 0: no merges yet, every character is a token.";
       mergeInfo.removeAttribute("data-left");
@@ -112,35 +159,41 @@ function render({ model, el }) {
       mergeInfo.setAttribute("data-left", l);
       mergeInfo.setAttribute("data-right", r);
     }
-    count.setAttribute("data-count", String(toks.length));
-    count.textContent = `${toks.length} tokens for ${nChars} characters (${(nChars / toks.length).toFixed(2)} characters per token)`;
-    const longest = Math.max(...toks.map((t) => Array.from(t).length), 2);
-    const made = k > 0 ? merges[k - 1][0] + merges[k - 1][1] : null; // the current merge's new token
-    let highlighted = 0;
-    tokens.replaceChildren(
-      ...toks.map((t) => {
-        const shade = (Array.from(t).length - 1) / (longest - 1); // longer tokens are lighter
-        const isNew = t === made;
-        highlighted += isNew ? 1 : 0;
-        const outline = isNew ? "; outline: 3px solid #D55E00; outline-offset: 1px" : "";
-        return h("span", { class: "nlpw-token", role: "listitem", title: visible(t) + (isNew ? " (just merged)" : ""),
-          style: `background: ${cividis(shade)}; color: ${textOn(shade)}${outline}` }, chipText(t));
-      })
-    );
-    mergeInfo.setAttribute("data-highlighted", String(highlighted));
-    rows.forEach((row, i) => (i === k - 1 ? row.setAttribute("aria-current", "step") : row.removeAttribute("aria-current")));
-    summary.textContent = `After ${k} merges the text has ${toks.length} tokens: ${toks.map(visible).join(" | ")}`;
+    count.setAttribute("data-count", String(v.toks.length));
+    count.textContent = v.count;
+    showChips(v.chips);
+    mergeInfo.setAttribute("data-highlighted", String(v.highlighted));
+    // only the row that stops being current and the one that becomes it are touched (not all 1,000)
+    const row = k > 0 ? rows[k - 1] : null;
+    if (currentRow !== row) {
+      if (currentRow) currentRow.removeAttribute("aria-current");
+      if (row) row.setAttribute("aria-current", "step");
+      currentRow = row;
+    }
+    summary.textContent = v.summary;
     shown = k;
+  }
+
+  // One redraw for all the changes one input makes (the slider's own event and the model's echo), run
+  // after the input handler and before the next frame.
+  let pending = false;
+  function requestDraw() {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      draw();
+    });
   }
 
   function setStep(v) {
     const k = clamp(v);
-    if (k === shown && k === clamp(model.get("step"))) return;
-    setTrait(model, "step", k); // the model's change listener draws (one input, one redraw)
-    if (shown !== k) draw(); // a model that fires no change event for an unchanged value
+    if (k === clamp(model.get("step")) && (k === shown || pending)) return;
+    setTrait(model, "step", k); // the model's change listener asks for the redraw
+    requestDraw(); // a model that fires no change event for an unchanged value
   }
 
-  model.on("change:step", draw);
+  model.on("change:step", requestDraw);
   draw();
 }
 

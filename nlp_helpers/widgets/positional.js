@@ -96,7 +96,10 @@ function makeChart({ testid, xlabel, ylabel, plotW = PLOT_W }) {
     });
     setAttrs(markerLine, { x1: X(marker ?? x0), x2: X(marker ?? x0), visibility: marker === null ? "hidden" : "visible" });
     while (layers.length < series.length) {
-      const layer = { line: svg("polyline", { fill: "none", "stroke-width": 2 }), dots: svg("g") };
+      // the dots: one path of zero-length strokes with round caps (one attribute written per redraw, where
+      // a circle per position took two per dot: thousands of attribute writes at each slider step)
+      const layer = { line: svg("polyline", { fill: "none", "stroke-width": 2 }),
+        dots: svg("path", { fill: "none", "stroke-width": 5, "stroke-linecap": "round" }) };
       s.append(layer.line, layer.dots);
       layers.push(layer);
     }
@@ -105,11 +108,8 @@ function makeChart({ testid, xlabel, ylabel, plotW = PLOT_W }) {
       const pts = ser.curve || xs.map((x, i) => [x, ser.ys[i]]);
       setAttrs(line, { points: pts.map(([x, y]) => `${X(x).toFixed(1)},${Y(y).toFixed(1)}`).join(" "),
         stroke: ser.color, "stroke-dasharray": k ? "6 3" : "" });
-      const shown = ser.dots ? xs.length : 0;
-      while (dots.children.length > shown) dots.children[dots.children.length - 1].remove();
-      while (dots.children.length < shown) dots.append(svg("circle", { r: 2.5 }));
-      dots.setAttribute("fill", ser.color);
-      for (let i = 0; i < shown; i++) setAttrs(dots.children[i], { cx: X(xs[i]).toFixed(1), cy: Y(ser.ys[i]).toFixed(1) });
+      const dotPath = ser.dots ? xs.map((x, i) => `M${X(x).toFixed(1)} ${Y(ser.ys[i]).toFixed(1)}h0`).join("") : "";
+      setAttrs(dots, { d: dotPath, stroke: ser.color, "data-dots": ser.dots ? xs.length : 0 });
     });
     const key = series.map((ser) => `${ser.color} ${ser.label}`).join("|");
     if (key !== legendKey) {
@@ -290,7 +290,9 @@ function render({ model, el }) {
     h("thead", {}, h("tr", {}, [h("th", { scope: "col", text: "q" }), h("th", { scope: "col", text: "dot product" })])), simBody]);
   tables.append(valueTable, simTable);
   const setCell = (cell, v) => {
-    cell.setAttribute("data-value", String(v));
+    const value = String(v);
+    if (cell.getAttribute("data-value") === value) return; // unchanged: nothing written
+    cell.setAttribute("data-value", value);
     cell.textContent = fmt(v, 4);
   };
 

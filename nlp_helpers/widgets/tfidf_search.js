@@ -4,7 +4,7 @@
 // simple regex as Python (lower-case, runs of [a-z0-9]), weight it (raw count x IDF, L2 norm)
 // and score each document by the dot product of unit vectors, i.e. the cosine.
 // Each result shows its cosine split into one piece per query term (q_t x d_t).
-// _common.js (h, svg, fmt, select, srOnly) is prepended by nlp_helpers.widgets.assets.load_esm.
+// _common.js (h, svg, fmt, select, srOnly, patchChildren) is prepended by nlp_helpers.widgets.assets.load_esm.
 
 export function tokenize(text, pattern) {
   return String(text).toLowerCase().match(new RegExp(pattern, "g")) || [];
@@ -102,25 +102,36 @@ function render({ model, el }) {
     srOnly(`Searches ${get("titles").length} documents; tokens are lower-cased runs of letters and digits.`));
 
   const explain = "A document's cosine is the sum over the query's terms of the term's weight here × its weight in the document: the coloured pieces of each result's bar.";
+  // A redraw builds the new results and terms table off the page and copies only what changed into the
+  // nodes already shown (patchChildren): typing one more letter usually changes a few numbers and the
+  // bars' widths, so the browser restyles those, not three results, their bars and a table rebuilt.
+  function show(items, rows) {
+    patchChildren(results, items);
+    patchChildren(termsTable, rows);
+  }
+  let shownKey = null;
   function draw() {
     drawn += 1;
     const tokens = tokenize(get("query"), get("token_pattern"));
+    const key = tokens.join(" ");
+    if (key === shownKey) return; // a letter that does not change the tokens (a space, a trailing dash)
+    shownKey = key;
     const { terms, unknown } = queryVector(tokens, vocabIndex, get("idf"));
-    results.replaceChildren();
-    termsTable.replaceChildren();
     if (!tokens.length) {
       status.textContent = "Type a query to rank the documents.";
+      show([], []);
       return;
     }
     const unknownNote = unknown.length ? ` Not in the vocabulary (ignored): ${unknown.join(", ")}.` : "";
     if (!terms.length) {
       status.textContent = `None of the query's words is in the vocabulary, so no document matches.${unknownNote}`;
+      show([], []);
       return;
     }
     const top = rank(terms, get("doc_terms"), get("doc_weights"), get("top_k"));
     status.textContent = `${top.length} best of ${get("titles").length} documents by cosine similarity.${unknownNote}`;
     const colour = new Map(terms.map((t, i) => [t.term, TERM_COLOURS[i % TERM_COLOURS.length]]));
-    top.forEach(({ document, score }, r) => {
+    const items = top.map(({ document, score }, r) => {
       const parts = contributions(terms, get("doc_terms")[document], get("doc_weights")[document]);
       const bar = svg("svg", { viewBox: "0 0 300 12", width: "300", height: "12", class: "nlpw-drawing", "aria-hidden": "true" });
       bar.append(svg("rect", { x: 0, y: 0, width: 300, height: 12, fill: "none", stroke: "currentColor", "stroke-opacity": 0.3 }));
@@ -130,13 +141,13 @@ function render({ model, el }) {
         x += 300 * c.value;
       }
       const sum = parts.map((c) => `${c.term} ${fmt(c.value, 3)}`).join(" + ");
-      results.append(h("li", { "data-testid": `tfidf-result-${r}`, "data-document": document, "data-score": score }, [
+      return h("li", { "data-testid": `tfidf-result-${r}`, "data-document": document, "data-score": score }, [
         h("strong", { text: get("titles")[document] }),
         h("span", { class: "nlpw-value", text: ` cosine ${fmt(score, 3)}` }),
         h("div", { class: "nlpw-readout", "data-testid": `tfidf-contrib-${r}`, "data-values": parts.map((c) => `${c.term}:${c.value}`).join(";") },
           [bar, ` = ${sum}`]),
         h("div", { class: "nlpw-snippet", text: get("snippets")[document] }),
-      ]));
+      ]);
     });
     const head = h("tr", {}, ["term", "count", "IDF", "weight"].map((c) => h("th", { scope: "col", text: c })));
     const body = terms.map((t) => h("tr", { "data-testid": `tfidf-term-${t.term}` }, [
@@ -145,20 +156,22 @@ function render({ model, el }) {
       h("td", { text: fmt(t.idf, 3) }),
       h("td", { text: fmt(t.weight, 3) }),
     ]));
-    termsTable.append(h("table", { "data-testid": "tfidf-terms" }, [
+    show(items, [h("table", { "data-testid": "tfidf-terms" }, [
       h("caption", { text: "count × IDF, scaled to unit length" }), h("thead", {}, head), h("tbody", {}, body),
-    ]), h("p", { class: "nlpw-readout", text: explain }));
+    ]), h("p", { class: "nlpw-readout", text: explain })]);
   }
 
+  // A data trait changed: the same query may rank differently.
+  const redrawAll = () => { shownKey = null; draw(); };
   draw();
   model.on("change:query", () => {
     if (input.value !== get("query")) input.value = get("query");
     showExample();
     draw();
   });
-  model.on("change:top_k", draw);
-  model.on("change:vocabulary", () => { indexVocabulary(); draw(); });
-  for (const k of ["idf", "doc_terms", "doc_weights"]) model.on(`change:${k}`, draw);
+  model.on("change:top_k", redrawAll);
+  model.on("change:vocabulary", () => { indexVocabulary(); redrawAll(); });
+  for (const k of ["idf", "doc_terms", "doc_weights", "titles", "snippets"]) model.on(`change:${k}`, redrawAll);
 }
 
 export default { render };
