@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from benchmarks.bench_widgets import STANDALONE, standalone_page, swap_js
+from benchmarks.bench_widgets import swap_js
+from benchmarks.bench_widgets_standalone import STANDALONE, standalone_page
 from nlp_helpers.widgets.assets import load_esm
 
 MARKER = '<script type="application/vnd.jupyter.widget-state+json">'
