@@ -167,6 +167,7 @@ def _serve(site: Path):
 
 
 def throttled_page(browser):
+    """A new 1280x900 page of ``browser`` with the CPU throttled ``THROTTLE`` times (DevTools protocol)."""
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
     page.add_init_script(PROBE_JS)
