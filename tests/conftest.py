@@ -25,9 +25,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """With ``$NLP_TRAINS_FILES`` set, write the test files that hold a ``trains`` test there, one a line.
 
     ``tools/run_tests.sh`` sets it for configuration A's run and passes the files to configuration B's
-    run, which then imports only those modules (collecting every test module again, in each of its
-    workers, cost more CPU than B's tests of the files below ``tests/checkpoints`` and ``tests/bert``).
-    Under pytest-xdist every worker collects the same tests; the first one writes the list.
+    run, which then imports only those modules instead of collecting every test module of the book
+    again in each of its workers. Under pytest-xdist every worker collects the same tests; the first
+    one writes the list.
     """
     path = os.environ.get("NLP_TRAINS_FILES")
     if not path or os.environ.get("PYTEST_XDIST_WORKER", "gw0") != "gw0":
