@@ -25,6 +25,7 @@ def test_every_checkpoint_has_a_recipe_and_every_recipe_a_checkpoint() -> None:
     from tools.train_checkpoint import recipes
 
     assert sorted(recipes()) == NAMES
+    assert KERNEL_SENSITIVE <= set(NAMES)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -54,9 +55,18 @@ def test_stored_weights_reproduce_the_cards_metric(name: str) -> None:
     assert abs(card["metric"]["value"] - card["metric"]["value_float32"]) < 0.01
 
 
+# The retraining uses the card's seed offset whatever NLP_SEED_OFFSET says, so configuration B (tools/run_tests.sh)
+# would repeat A's draws on other kernels: it runs under A only (`replays`) where the recipe measured the kernel
+# path to move these losses by less than a tenth of its tolerance (0 to 1e-6 nats against 1e-3), and under both
+# where it measured more (rnn_sentiment: 5.8e-4 nats with ATEN_CPU_CAPABILITY=default against 2e-3).
+KERNEL_SENSITIVE = {"rnn_sentiment"}
+
+
 @pytest.mark.trains
 @pytest.mark.slow
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize(
+    "name", [pytest.param(n, marks=() if n in KERNEL_SENSITIVE else pytest.mark.replays) for n in NAMES]
+)
 def test_retraining_the_first_steps_reproduces_the_curve(name: str) -> None:
     rec = recipe(name)
     assert rec.prefix_steps >= rec.curve_every > 0

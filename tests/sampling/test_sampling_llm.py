@@ -129,17 +129,44 @@ def test_prepare_cli_says_what_it_did(capsys):
 
 
 @pytest.mark.slow
-def test_conversion_reproduces_the_gguf_model_exactly(tmp_path, capsys):
-    """Convert into a fresh folder, load it, and compare with transformers reading the GGUF directly."""
+def test_conversion_reproduces_the_gguf_model_exactly(tmp_path, capsys, monkeypatch):
+    """Convert into a fresh folder, load it, and compare with transformers reading the GGUF directly.
+
+    The reference is the model ``AutoModelForCausalLM.from_pretrained(..., gguf_file=...)`` returns inside
+    the conversion, with a copy of its weights taken the moment it returns (before the conversion code
+    touches it): reading the GGUF a second time for the reference would repeat the slowest part of the
+    test (parsing and dequantising the file, half of its CPU time) to get the same tensors.
+    Every tensor of the converted copy must equal that reference's bit for bit (float32 written and
+    read back), and the logits of both models on a prompt agree within 1e-4.
+    """
     from transformers import AutoModelForCausalLM
 
+    real_from_pretrained = AutoModelForCausalLM.from_pretrained
+    read_from_gguf = []  # (model, a copy of its weights as loaded)
+
+    def recording_from_pretrained(*args, **kwargs):
+        model = real_from_pretrained(*args, **kwargs)
+        if kwargs.get("gguf_file"):
+            read_from_gguf.append((model, {k: v.detach().clone() for k, v in model.state_dict().items()}))
+        return model
+
+    monkeypatch.setattr(AutoModelForCausalLM, "from_pretrained", recording_from_pretrained)
     folder = tmp_path / "smollm2"
     model, tok = loader.load_smollm2(folder)
     out = capsys.readouterr().out
     assert "No converted copy" in out and "Done in" in out
     assert loader.is_prepared(folder)
+    assert len(read_from_gguf) == 1, "the conversion reads the GGUF with transformers exactly once"
+    ref, as_read = read_from_gguf[0]
     src = loader.gguf_path()
-    ref = AutoModelForCausalLM.from_pretrained(str(src.parent), gguf_file=src.name).eval()
+    assert ref.config.name_or_path == str(src.parent)
+    ref.eval()
+    converted, after = model.state_dict(), ref.state_dict()
+    assert converted.keys() == as_read.keys()
+    for name, tensor in as_read.items():
+        assert converted[name].dtype == tensor.dtype == torch.float32, name
+        assert torch.equal(converted[name], tensor), name
+        assert torch.equal(after[name], tensor), f"{name}: the conversion changed the model it read"
     ids = tok("Once upon a time, in a small village", return_tensors="pt")["input_ids"]
     with torch.no_grad():
         ours, theirs = model(ids).logits.numpy(), ref(ids).logits.numpy()
