@@ -64,6 +64,20 @@ function _copyInto(a, b) {
 }
 
 let _uid = 0;
+// `draw` wrapped so that all the changes one input makes (the control's own event and the model's echo)
+// give one redraw: it runs after the input handler, in a microtask, and still before the next frame.
+function batchedDraw(draw) {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    queueMicrotask(() => {
+      pending = false;
+      draw();
+    });
+  };
+}
+
 function uid(prefix = "nlpw") {
   _uid += 1;
   return `${prefix}-${Date.now().toString(36)}-${_uid}`;

@@ -174,17 +174,7 @@ function render({ model, el }) {
     shown = k;
   }
 
-  // One redraw for all the changes one input makes (the slider's own event and the model's echo), run
-  // after the input handler and before the next frame.
-  let pending = false;
-  function requestDraw() {
-    if (pending) return;
-    pending = true;
-    queueMicrotask(() => {
-      pending = false;
-      draw();
-    });
-  }
+  const requestDraw = batchedDraw(draw); // one redraw per input (_common.js)
 
   function setStep(v) {
     const k = clamp(v);

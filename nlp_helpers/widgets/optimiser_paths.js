@@ -434,16 +434,7 @@ function render({ model, el }) {
     }).join("; ") + ".");
   }
 
-  // One redraw for all the changes one input makes, before the next frame.
-  let pending = false;
-  function requestDraw() {
-    if (pending) return;
-    pending = true;
-    queueMicrotask(() => {
-      pending = false;
-      draw();
-    });
-  }
+  const requestDraw = batchedDraw(draw); // one redraw per input (_common.js)
   draw();
   for (const k of ["surface", "start", "lr", "shown", "step"]) model.on(`change:${k}`, requestDraw);
 }

@@ -361,17 +361,7 @@ function render({ model, el }) {
       `Its dot product with the other positions falls from ${fmt(sim[p], 2)} at q = ${p} as |p − q| grows.`;
   }
 
-  // One redraw for all the changes one input makes (d_model also moves the pair slider when it shrinks):
-  // the redraw waits for the input handler to finish, and still comes before the next frame.
-  let pending = false;
-  function requestDraw() {
-    if (pending) return;
-    pending = true;
-    queueMicrotask(() => {
-      pending = false;
-      draw();
-    });
-  }
+  const requestDraw = batchedDraw(draw); // one redraw per input (_common.js)
 
   buildControls();
   draw();
