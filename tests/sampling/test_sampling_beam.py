@@ -50,15 +50,12 @@ def test_one_beam_is_greedy(tiny):
 def test_equals_transformers_on_smollm2():
     from nlp_helpers.data.smollm2 import load_smollm2
 
+    # Two prompts and two widths: the tiny models above cover the other paths (early ends, penalties), at a
+    # hundredth of the cost; here the question is only whether the real model's cache and logits agree.
     model, tok = load_smollm2(verbose=False)
-    for prompt in [
-        "The capital of France is",
-        "Once upon a time, there was a little",
-        "Translate to French: cheese ->",
-    ]:
+    for prompt, k in [("The capital of France is", 4), ("Once upon a time, there was a little", 2)]:
         ids = tok(prompt, return_tensors="pt")["input_ids"]
-        for k in (2, 4):
-            assert torch.equal(beam_search(model, ids, k, 12), _hf(model, ids, k, 12)), (prompt, k)
+        assert torch.equal(beam_search(model, ids, k, 12), _hf(model, ids, k, 12)), (prompt, k)
 
 
 def test_bad_inputs_name_the_argument(tiny):
