@@ -296,6 +296,15 @@ def _print_prefix_difference(rec: Recipe, out: Path) -> int:
     return 0
 
 
+def _measured_time(rec: Recipe, out: Path) -> str:
+    """The CPU and wall time of the shipped run, read from its card (the recipe's note where there is none)."""
+    path = out / f"{rec.name}.json"
+    if not path.exists():
+        return rec.minutes
+    p = json.loads(path.read_text(encoding="utf-8"))["provenance"]
+    return f"{p['cpu_seconds'] / 60:.1f} min CPU, {p['wall_seconds'] / 60:.0f} min wall"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.train_checkpoint", description=__doc__.splitlines()[0])
     parser.add_argument("name", nargs="?", help="the checkpoint to train (see --list)")
@@ -311,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
         return _print_prefix_difference(recipe(args.name), args.out)
     if args.list:
         for rec in recipes().values():
-            print(f"{rec.name:24s} {rec.steps:6d} steps  {rec.minutes:>22s}  {rec.title}")
+            print(f"{rec.name:24s} {rec.steps:6d} steps  {_measured_time(rec, args.out):>28s}  {rec.title}")
         return 0
     if not args.all and not args.name:
         parser.error("give a NAME, --all or --list")
