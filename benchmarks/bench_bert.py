@@ -23,7 +23,7 @@ import numpy as np
 
 from benchmarks.timing import best_of
 from nlp_helpers.bert import minilm as bert
-from nlp_helpers.bert import topics
+from nlp_helpers.finetuning import topics
 from nlp_helpers.bert.wordpiece import load_vocab, wordpiece_tokenize
 from nlp_helpers.data.corpora import lee_background, lee_documents
 

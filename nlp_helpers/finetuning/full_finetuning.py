@@ -28,10 +28,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
+from nlp_helpers.finetuning.classifier import fit_minibatches
 from torch import nn
 
 from nlp_helpers._checks import check_float, check_int, check_type
-from nlp_helpers.bert.classifier import fit_minibatches
 from nlp_helpers.bert.minilm import check_texts, load_minilm
 
 __all__ = [
