@@ -23,9 +23,9 @@ import numpy as np
 
 from benchmarks.timing import best_of
 from nlp_helpers.bert import minilm as bert
-from nlp_helpers.finetuning import topics
 from nlp_helpers.bert.wordpiece import load_vocab, wordpiece_tokenize
 from nlp_helpers.data.corpora import lee_background, lee_documents
+from nlp_helpers.finetuning import topics
 
 
 def _best(fn, repeat: int = 3) -> float:

@@ -31,9 +31,9 @@ import numpy as np
 import pandas as pd
 import torch
 
+from nlp_helpers.data.polarity import polarity_split
 from nlp_helpers.finetuning.classifier import SentenceClassifier, encoder_features, predict, train_classifier
 from nlp_helpers.finetuning.full_finetuning import FULL_STUDY_FILE, EncoderClassifier, finetune_encoder, predict_texts
-from nlp_helpers.data.polarity import polarity_split
 from nlp_helpers.seeds import manual_seed, seed
 
 N_TRAIN, N_TEST = 1600, 800

@@ -31,6 +31,7 @@ import pandas as pd
 import torch
 
 from nlp_helpers.bert.minilm import load_minilm
+from nlp_helpers.data.ud import uner_sentences
 from nlp_helpers.finetuning.token_labels import (
     IGNORE_INDEX,
     STUDY_FILE,
@@ -40,7 +41,6 @@ from nlp_helpers.finetuning.token_labels import (
     token_features,
     train_token_classifier,
 )
-from nlp_helpers.data.ud import uner_sentences
 from nlp_helpers.seeds import seed
 from nlp_helpers.tagging.spans import span_f1
 

@@ -38,6 +38,7 @@ import pandas as pd
 import torch
 
 from nlp_helpers import seeds
+from nlp_helpers.data.corpora import simlex999
 from nlp_helpers.finetuning.pairs import (
     STUDY_FILE,
     BiEncoder,
@@ -47,7 +48,6 @@ from nlp_helpers.finetuning.pairs import (
     pair_scores,
     train_pair_model,
 )
-from nlp_helpers.data.corpora import simlex999
 
 SETTINGS = {"epochs": 4, "batch_size": 16, "lr": 5e-5, "head_lr": 1e-3, "max_length": 128}
 TEST_FRACTION = 0.4

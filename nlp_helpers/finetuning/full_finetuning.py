@@ -28,11 +28,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from nlp_helpers.finetuning.classifier import fit_minibatches
 from torch import nn
 
 from nlp_helpers._checks import check_float, check_int, check_type
 from nlp_helpers.bert.minilm import check_texts, load_minilm
+from nlp_helpers.finetuning.classifier import fit_minibatches
 
 __all__ = [
     "FULL_STUDY_FILE",

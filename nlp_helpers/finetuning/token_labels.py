@@ -27,11 +27,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import torch
-from nlp_helpers.finetuning.classifier import fit_minibatches, run_bert_layer, training_settings
 from torch import nn
 
 from nlp_helpers._checks import check_int, check_type
 from nlp_helpers.bert.minilm import load_minilm
+from nlp_helpers.finetuning.classifier import fit_minibatches, run_bert_layer, training_settings
 
 __all__ = [
     "IGNORE_INDEX",
