@@ -1,20 +1,20 @@
-"""The BERT chapter's full fine-tuning study: the frozen encoder against every weight fine-tuned.
+"""The fine-tuning chapter's full fine-tuning study: the frozen encoder against every weight fine-tuned.
 
 Data: the sentence polarity dataset's fixed split (``nlp_helpers.data.polarity.polarity_split``), the
 first ``N_TRAIN`` training snippets and the first ``N_TEST`` test snippets, the same for every seed.
 For seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``) it trains, on the same training snippets,
 
 * **frozen encoder + head**: all-MiniLM-L6-v2 unchanged, a linear head on its mean-pooled last layer
-  (``nlp_helpers.bert.classifier.train_classifier``, ``HEAD_EPOCHS`` epochs, AdamW at 1e-2);
+  (``nlp_helpers.finetuning.classifier.train_classifier``, ``HEAD_EPOCHS`` epochs, AdamW at 1e-2);
 * **whole encoder fine-tuned**: every weight of a copy of the encoder (but its table of WordPiece
   vectors) plus a new head
-  (``nlp_helpers.bert.full_finetuning.finetune_encoder``: AdamW, encoder 5e-5 and head 1e-3, linear
+  (``nlp_helpers.finetuning.full_finetuning.finetune_encoder``: AdamW, encoder 5e-5 and head 1e-3, linear
   warm-up over the first 10 % of the steps and linear decay to 0, batches of ``BATCH``, ``EPOCHS`` epoch),
 
 and scores both by accuracy on the same test snippets. A seed takes a few minutes of CPU.
 
-It writes ``nlp_helpers/bert/full_finetuning_study.json``, which the chapter reads with
-:func:`nlp_helpers.bert.full_finetuning.full_finetuning_study`.
+It writes ``nlp_helpers/finetuning/full_finetuning_study.json``, which the chapter reads with
+:func:`nlp_helpers.finetuning.full_finetuning.full_finetuning_study`.
 
 Run: ``OMP_NUM_THREADS=1 python -m benchmarks.bert_full_finetuning_study [n_seeds] [out.json]``.
 """
@@ -31,9 +31,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from nlp_helpers.bert.classifier import SentenceClassifier, encoder_features, predict, train_classifier
-from nlp_helpers.bert.full_finetuning import FULL_STUDY_FILE, EncoderClassifier, finetune_encoder, predict_texts
 from nlp_helpers.data.polarity import polarity_split
+from nlp_helpers.finetuning.classifier import SentenceClassifier, encoder_features, predict, train_classifier
+from nlp_helpers.finetuning.full_finetuning import FULL_STUDY_FILE, EncoderClassifier, finetune_encoder, predict_texts
 from nlp_helpers.seeds import manual_seed, seed
 
 N_TRAIN, N_TEST = 1600, 800

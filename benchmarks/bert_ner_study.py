@@ -1,4 +1,4 @@
-"""The BERT chapter's token-classification study: MiniLM heads on the tagging chapter's NER data.
+"""The fine-tuning chapter's token-classification study: MiniLM heads on the tagging chapter's NER data.
 
 The tagging chapter trains its taggers on the Universal NER English EWT *dev* split (2,001 sentences;
 the train split is not shipped) and scores entity spans on the test split (2,077 sentences). This
@@ -14,7 +14,7 @@ sentences); it costs a few minutes of CPU per seed, so it runs only when named:
 ``python -m benchmarks.bert_ner_study 5 cache.pt tuned``.
 
 It writes ``nlp_helpers/data/files/bert_ner_study.json``, which the chapter reads with
-:func:`nlp_helpers.bert.token_labels.ner_study`.
+:func:`nlp_helpers.finetuning.token_labels.ner_study`.
 
 Run: ``python -m benchmarks.bert_ner_study [n_seeds] [cache file] [tuned]`` (the cache keeps the
 encoded sets for a rerun).
@@ -31,7 +31,8 @@ import pandas as pd
 import torch
 
 from nlp_helpers.bert.minilm import load_minilm
-from nlp_helpers.bert.token_labels import (
+from nlp_helpers.data.ud import uner_sentences
+from nlp_helpers.finetuning.token_labels import (
     IGNORE_INDEX,
     STUDY_FILE,
     TokenClassifier,
@@ -40,7 +41,6 @@ from nlp_helpers.bert.token_labels import (
     token_features,
     train_token_classifier,
 )
-from nlp_helpers.data.ud import uner_sentences
 from nlp_helpers.seeds import seed
 from nlp_helpers.tagging.spans import span_f1
 

@@ -1,9 +1,9 @@
-"""The BERT chapter's pairwise study: cross-encoder against bi-encoder on SimLex-999 word pairs.
+"""The fine-tuning chapter's pairwise study: cross-encoder against bi-encoder on SimLex-999 word pairs.
 
 SimLex-999 (shipped with gensim) rates the *similarity* of 999 English word pairs from 0 to 10
 (``old``/``new`` scores low although the words are related). For seeds 0..N-1 (plus
 ``$NLP_SEED_OFFSET``), the words are split at random into a training and a test side
-(``nlp_helpers.bert.pairs.disjoint_pair_split`` with ``seeds.rng(n)``, 40 % of the words to test): a
+(``nlp_helpers.finetuning.pairs.disjoint_pair_split`` with ``seeds.rng(n)``, 40 % of the words to test): a
 pair of two test words is a test pair, a pair of two training words a training pair, so no word of a
 test pair was seen in training. On the same test pairs it scores
 
@@ -13,13 +13,13 @@ test pair was seen in training. On the same test pairs it scores
   (initialised after ``seeds.manual_seed(n)``), binary cross-entropy against score / 10,
 
 each with Spearman's rho against the human scores and the ROC AUC of "similar" (score >= 5)
-(``nlp_helpers.bert.pairs.pair_metrics``). Every weight is fine-tuned with
-``nlp_helpers.bert.pairs.train_pair_model`` (AdamW, lr 5e-5, the cross-encoder's new head 1e-3, batches of
+(``nlp_helpers.finetuning.pairs.pair_metrics``). Every weight is fine-tuned with
+``nlp_helpers.finetuning.pairs.train_pair_model`` (AdamW, lr 5e-5, the cross-encoder's new head 1e-3, batches of
 16, ``EPOCHS`` epochs, shuffling and dropout seeded with ``n``). Each run stores every step's loss and the
 two measures after the first ``EARLY_STEPS`` steps, so that a short re-run can be compared with it.
 
-It writes ``nlp_helpers/bert/pair_study.json``, which the chapter reads with
-:func:`nlp_helpers.bert.pairs.pair_study`.
+It writes ``nlp_helpers/finetuning/pair_study.json``, which the chapter reads with
+:func:`nlp_helpers.finetuning.pairs.pair_study`.
 
 Run: ``OMP_NUM_THREADS=1 python -m benchmarks.bert_pair_study [n_seeds] [out.json]`` (a seed takes about a
 minute of CPU).
@@ -38,7 +38,8 @@ import pandas as pd
 import torch
 
 from nlp_helpers import seeds
-from nlp_helpers.bert.pairs import (
+from nlp_helpers.data.corpora import simlex999
+from nlp_helpers.finetuning.pairs import (
     STUDY_FILE,
     BiEncoder,
     CrossEncoder,
@@ -47,7 +48,6 @@ from nlp_helpers.bert.pairs import (
     pair_scores,
     train_pair_model,
 )
-from nlp_helpers.data.corpora import simlex999
 
 SETTINGS = {"epochs": 4, "batch_size": 16, "lr": 5e-5, "head_lr": 1e-3, "max_length": 128}
 TEST_FRACTION = 0.4

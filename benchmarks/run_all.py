@@ -35,7 +35,7 @@ NOTEBOOK_TARGET_S = 45.0  # every page, top to bottom, in a fresh kernel (pages 
 
 
 def notebook_target(name: str) -> float:
-    """The run-time target of a page such as ``"bert/finetuning.ipynb"``: the same for every page."""
+    """The run-time target of a page such as ``"finetuning/classification.ipynb"``: the same for every page."""
     if not isinstance(name, str) or not name.endswith(".ipynb"):
         raise ValueError(f"name must be a notebook's path ending in .ipynb, got {name!r}")
     return NOTEBOOK_TARGET_S

@@ -65,8 +65,13 @@ CARDS = {
     ),
     "bert": (
         "BERT",
-        "WordPiece, masked language modelling, real attention heads, sentence embeddings and fine-tuning.",
+        "WordPiece, masked language modelling and next-sentence prediction, real attention heads and word senses.",
         "A sentence with one masked word the model fills in.",
+    ),
+    "finetuning": (
+        "Fine-tuning encoders",
+        "Fine-tune a pretrained encoder for classification, named entities, question answering and search.",
+        "A pretrained encoder with a small new head on top that outputs a label.",
     ),
     "sampling": (
         "LLM sampling and decoding",

@@ -17,7 +17,7 @@ returns numpy arrays:
 * :func:`anisotropy`, :func:`standardize` - how similar random contextual vectors are.
 
 Left out: training the encoder itself (far beyond a laptop's seconds) and any
-other checkpoint; fine-tuning a classifier is in ``nlp_helpers.bert.classifier``.
+other checkpoint; fine-tuning a classifier is in ``nlp_helpers.finetuning.classifier``.
 """
 
 from __future__ import annotations

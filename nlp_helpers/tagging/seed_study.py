@@ -2,7 +2,7 @@
 
 Each model (the feature CRF, the BiLSTM with a softmax, the BiLSTM-CRF) was trained with the settings of
 ``book/tagging/ner.ipynb`` on Universal NER EWT's development sentences, once per seed 0-4, and scored by
-span F1 on the test sentences. The page shows the spread; the BERT chapter compares its tagger with it.
+span F1 on the test sentences. The page shows the spread; the fine-tuning chapter compares its tagger with it.
 """
 
 from __future__ import annotations

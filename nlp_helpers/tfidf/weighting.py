@@ -80,7 +80,7 @@ NORMS = (None, "l1", "l2")
 # Pearson / Spearman correlation of TF-IDF cosine with the mean human judgements of the
 # 50 Lee documents (1225 off-diagonal pairs), computed by lee_tfidf_correlation() with its
 # defaults: TfIdf() (raw TF, smooth IDF, L2) fitted on the 300 Lee background documents,
-# word_tokenize(keep_punct=False) + lower-casing. The BERT chapter compares with these.
+# word_tokenize(keep_punct=False) + lower-casing. The fine-tuning chapter compares with these.
 LEE_TFIDF_PEARSON = 0.48296
 LEE_TFIDF_SPEARMAN = 0.23697
 

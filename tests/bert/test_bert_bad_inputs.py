@@ -1,4 +1,4 @@
-"""Bad and edge inputs of the bert chapter's helpers, table-driven (the runner is ``tests/bad_inputs.py``).
+"""Bad and edge inputs of the BERT chapter's helpers, table-driven (the runner is ``tests/bad_inputs.py``).
 
 ``BAD`` rows must raise an error naming the argument; ``EDGE`` rows have a documented result.
 """
@@ -12,11 +12,9 @@ import numpy as np
 import pytest
 import torch
 
-from nlp_helpers.bert import classifier as BC  # noqa: E402
 from nlp_helpers.bert import minilm as BE  # noqa: E402
 from nlp_helpers.bert import mlm as M  # noqa: E402
 from nlp_helpers.bert import nsp as NS  # noqa: E402
-from nlp_helpers.bert import topics as TO  # noqa: E402
 from nlp_helpers.bert import wordpiece as WP  # noqa: E402
 from tests.bad_inputs import Bad, Edge, bad, edge, run_bad, run_edge
 
@@ -30,12 +28,6 @@ WP_VOCAB = {"[PAD]": 0, "[UNK]": 1, "[CLS]": 2, "[SEP]": 3, "[MASK]": 4, "un": 5
 def masked_lm() -> M.TinyMaskedLM:
     torch.manual_seed(0)
     return M.TinyMaskedLM(6, 4, d_model=8, n_heads=2, n_layers=1)
-
-
-@cache
-def classifier() -> BC.SentenceClassifier:
-    torch.manual_seed(0)
-    return BC.SentenceClassifier(4, 2)
 
 
 def rng() -> np.random.Generator:
@@ -70,37 +62,6 @@ BAD = [
     bad("wordpiece.encode-vocab-none", lambda: WP.encode("a", None), TypeError, "vocab must be Mapping"),
     bad("wordpiece.encode-pair-int", lambda: WP.encode("a", WP_VOCAB, 5), TypeError, "text_pair must be a str"),
     bad("wordpiece.pad_batch-str", lambda: WP.pad_batch("abc"), TypeError, "encodings"),
-    # --- topics
-    bad(
-        "topics.class_term_counts-str-class",
-        lambda: TO.class_term_counts(["a b", "c"]),
-        TypeError,
-        r"docs_by_class\[0\]",
-    ),
-    bad(
-        "topics.class_term_counts-empty",
-        lambda: TO.class_term_counts([]),
-        ValueError,
-        "docs_by_class must not be empty",
-    ),
-    bad(
-        "topics.c_tf_idf_from_counts-nan",
-        lambda: TO.c_tf_idf_from_counts([[NAN, 1.0]]),
-        ValueError,
-        "counts must contain only finite",
-    ),
-    bad(
-        "topics.top_terms-k-above-vocabulary",
-        lambda: TO.top_terms(np.ones((2, 3)), ["a", "b", "c"], 4),
-        ValueError,
-        "k must be <= 3",
-    ),
-    bad(
-        "topics.cluster_documents-more-clusters-than-documents",
-        lambda: TO.cluster_documents(np.ones((3, 4)), 4),
-        ValueError,
-        "n_clusters must be <= 3",
-    ),
     # --- mlm
     bad(
         "mlm.select_positions-specials-str",
@@ -233,50 +194,6 @@ BAD = [
     bad(
         "bert.anisotropy-rng-int", lambda: BE.anisotropy(np.ones((3, 3)), 0), TypeError, "rng must be a numpy Generator"
     ),
-    # --- bert_classifier
-    bad(
-        "bert_classifier.SentenceClassifier-numpy",
-        lambda: classifier()(np.zeros((2, 3, 4)), np.ones((2, 3))),
-        TypeError,
-        "hidden must be Tensor",
-    ),
-    bad(
-        "bert_classifier.SentenceClassifier-width",
-        lambda: classifier()(torch.zeros(2, 3, 5), torch.ones(2, 3)),
-        ValueError,
-        "hidden must have d_model = 4",
-    ),
-    bad(
-        "bert_classifier.train_classifier-no-sentences",
-        lambda: BC.train_classifier(
-            classifier(), torch.zeros(0, 3, 4), torch.zeros(0, 3), np.array([], int), progress=False
-        ),
-        ValueError,
-        "labels must not be empty",
-    ),
-    bad(
-        "bert_classifier.train_classifier-float-labels",
-        lambda: BC.train_classifier(
-            classifier(), torch.zeros(2, 3, 4), torch.ones(2, 3), np.array([0.5, 1.2]), progress=False
-        ),
-        TypeError,
-        "labels must be integer class indices",
-    ),
-    bad(
-        "bert_classifier.predict-mask-shape",
-        lambda: BC.predict(classifier(), torch.zeros(2, 3, 4), torch.ones(2, 4)),
-        ValueError,
-        "attention_mask",
-    ),
-    bad(
-        "bert_classifier.run_bert_layer-none",
-        lambda: BC.run_bert_layer(None, torch.zeros(1, 2, 4), torch.ones(1, 2)),
-        TypeError,
-        "layer must be Module",
-    ),
-    bad(
-        "bert_classifier.encoder_features-empty", lambda: BC.encoder_features([]), ValueError, "texts must not be empty"
-    ),
 ]
 
 
@@ -294,11 +211,6 @@ EDGE = [
     edge("wordpiece.space_cjk", lambda: WP.space_cjk("ab中文"), lambda t: t == "ab 中  文 "),
     edge("wordpiece.strip_accents-combining", lambda: WP.strip_accents("e\u0301a\u0308"), lambda t: t == "ea"),
     edge("wordpiece.clean_text-controls", lambda: WP.clean_text("a\x00b\u200bc\td"), lambda t: t == "abc d"),
-    edge(
-        "topics.c_tf_idf_from_counts-huge",
-        lambda: TO.c_tf_idf_from_counts([[1e308, 1e308], [1e308, 1.0]]),
-        lambda x: np.isfinite(x).all(),
-    ),
     edge("bert.anisotropy-huge-vectors", lambda: BE.anisotropy(np.full((3, 3), 1e200), rng(), 10), lambda v: v == 1.0),
     edge(
         "bert.mean_pool-ignores-padding",
@@ -309,11 +221,6 @@ EDGE = [
         "bert.standardize-constant-column",
         lambda: BE.standardize(np.array([[1.0, 2.0], [1.0, 4.0]])),
         lambda z: np.array_equal(z[:, 0], [0.0, 0.0]),
-    ),
-    edge(
-        "bert_classifier.SentenceClassifier-all-padding",
-        lambda: classifier()(torch.ones(1, 3, 4), torch.zeros(1, 3)),
-        lambda y: torch.isfinite(y).all(),
     ),
     edge(
         "mlm.TinyMaskedLM-all-padding-row",

@@ -1,4 +1,4 @@
-"""Laws that must hold for every input (hypothesis), for the bert helpers.
+"""Laws that must hold for every input (hypothesis), for the BERT chapter's helpers.
 
 Settings and strategies are shared (``tests/strategies.py``): 50 derandomized examples per law.
 """
@@ -11,7 +11,6 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from nlp_helpers.bert.mlm import IGNORE_INDEX, mask_tokens
-from nlp_helpers.bert.topics import c_tf_idf_from_counts
 from nlp_helpers.bert.wordpiece import (
     SPECIAL_TOKENS,
     basic_tokenize,
@@ -41,17 +40,6 @@ def test_wordpiece_keeps_every_non_whitespace_character_or_says_unk(text, lowerc
             piece, i = piece + tokens[i][2:], i + 1
         assert piece == word
     assert i == len(tokens)
-
-
-@PROPERTY
-@given(
-    arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 5)), elements=st.integers(1, 50).map(float)),
-    st.sampled_from([1.0, 1e-3, 3e306]),
-)
-def test_c_tf_idf_is_finite_non_negative_and_scale_free(counts, scale):
-    scores = c_tf_idf_from_counts(counts)
-    assert np.isfinite(scores).all() and (scores >= 0).all()
-    np.testing.assert_allclose(c_tf_idf_from_counts(counts * scale), scores, rtol=1e-9)
 
 
 @PROPERTY

@@ -97,7 +97,7 @@ NOTHING_TO_CHANGE = {
     "tfidf.by_hand_exercises.check_ppmi_by_hand",  # by_hand_ppmi() takes no argument: worked by hand
     "attention.positions_exercises.check_shift_matrix",  # two ints in, nothing mutable
     "attention.self_attention_exercises.check_previous_token_head",  # two ints in, nothing mutable
-    "bert.finetuning_exercises.check_warmup_cosine",  # three ints in, nothing mutable
+    "finetuning.classification_exercises.check_warmup_cosine",  # three ints in, nothing mutable
     "feedforward.exercises.check_backprop_by_hand",  # no argument: the gradients are worked by hand
     "feedforward.lm_exercises.check_perplexity_by_hand",  # no argument: the perplexity is worked by hand
     "feedforward.classifier_exercises.check_pooling_by_hand",  # no argument: the pooled values are worked by hand

@@ -275,7 +275,7 @@ def test_lee_correlation_matches_an_independent_sklearn_pipeline_and_the_recorde
     assert got["n_pairs"] == 1225
     assert got["pearson"] == pytest.approx(pearsonr(sims[iu], human[iu]).statistic, abs=1e-12)
     assert got["spearman"] == pytest.approx(spearmanr(sims[iu], human[iu]).statistic, abs=1e-12)
-    # the constants the BERT chapter compares with must be what the code computes
+    # the constants the fine-tuning chapter compares with must be what the code computes
     assert got["pearson"] == pytest.approx(LEE_TFIDF_PEARSON, abs=5e-5)
     assert got["spearman"] == pytest.approx(LEE_TFIDF_SPEARMAN, abs=5e-5)
 

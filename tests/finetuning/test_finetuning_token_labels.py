@@ -1,4 +1,4 @@
-"""Token classification helpers (nlp_helpers.bert.token_labels).
+"""Token classification helpers (nlp_helpers.finetuning.token_labels).
 
 References: the alignment is rebuilt independently by tokenizing every word on its own with the
 book's WordPiece (checked elsewhere against Hugging Face) and compared with the labels that
@@ -16,7 +16,8 @@ import torch
 
 from nlp_helpers.bert import minilm as bert
 from nlp_helpers.bert import wordpiece
-from nlp_helpers.bert.token_labels import (
+from nlp_helpers.data.ud import uner_sentences
+from nlp_helpers.finetuning.token_labels import (
     IGNORE_INDEX,
     TokenClassifier,
     first_subword_labels,
@@ -26,7 +27,6 @@ from nlp_helpers.bert.token_labels import (
     train_token_classifier,
     word_predictions,
 )
-from nlp_helpers.data.ud import uner_sentences
 from nlp_helpers.tagging.spans import span_f1
 
 SANITAS = [("Mt", "B-LOC"), (".", "I-LOC"), ("Sanitas", "I-LOC"), ("is", "O"), ("near", "O"), ("Boulder", "B-LOC")]

@@ -1,4 +1,4 @@
-"""Pairwise helpers (nlp_helpers.bert.pairs).
+"""Pairwise helpers (nlp_helpers.finetuning.pairs).
 
 References: ``pack_pair`` equals the Hugging Face tokenizer's own pair encoding ``tokenizer(a, b)``
 (exact ids, segment ids and mask), including texts that split into several WordPieces; the unchanged
@@ -25,7 +25,8 @@ from sklearn.metrics import roc_auc_score
 
 from nlp_helpers import seeds
 from nlp_helpers.bert import minilm as bert
-from nlp_helpers.bert.pairs import (
+from nlp_helpers.data.corpora import simlex999
+from nlp_helpers.finetuning.pairs import (
     STUDY_FILE,
     BiEncoder,
     CrossEncoder,
@@ -37,7 +38,6 @@ from nlp_helpers.bert.pairs import (
     pair_study,
     train_pair_model,
 )
-from nlp_helpers.data.corpora import simlex999
 
 PAIRS = [
     ("The cat sat on the mat.", "A cat was sitting on a rug."),

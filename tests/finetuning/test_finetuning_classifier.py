@@ -1,4 +1,4 @@
-"""Fine-tuning helpers (nlp_helpers.bert.classifier) against the pretrained model itself.
+"""Fine-tuning helpers (nlp_helpers.finetuning.classifier) against the pretrained model itself.
 
 The cached-features shortcut is only valid if running the copied top layer on the
 cached penultimate states reproduces the model's own output: checked to 1e-4.
@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from nlp_helpers.bert import minilm as bert
-from nlp_helpers.bert.classifier import (
+from nlp_helpers.finetuning.classifier import (
     SentenceClassifier,
     encoder_features,
     predict,
@@ -113,8 +113,8 @@ def test_training_settings_is_shared_and_names_each_bad_argument():
     import pytest
     from torch import nn
 
-    from nlp_helpers.bert import classifier, token_labels
-    from nlp_helpers.bert.classifier import SentenceClassifier, training_settings
+    from nlp_helpers.finetuning import classifier, token_labels
+    from nlp_helpers.finetuning.classifier import SentenceClassifier, training_settings
 
     # One checker serves both heads: the token head's module imports it, no copy of its own.
     assert token_labels.training_settings is classifier.training_settings

@@ -1,8 +1,8 @@
-"""Checkers for the exercises of the page "Fine-tuning for classification" (``book/bert/finetuning.ipynb``).
+"""Checkers for the exercises of the page "Fine-tuning for classification" (``book/finetuning/classification.ipynb``).
 
 * :func:`check_warmup_cosine`: linear warm-up then half a cosine down to 0, the schedule of
   ``transformers.get_cosine_schedule_with_warmup`` (the page writes out warm-up with *linear* decay,
-  :func:`nlp_helpers.bert.full_finetuning.linear_warmup_factor`).
+  :func:`nlp_helpers.finetuning.full_finetuning.linear_warmup_factor`).
 
 The checker computes the right answer with a reference of its own, and the answers of typical mistakes,
 so that a wrong answer gets a hint naming the mistake it matches.

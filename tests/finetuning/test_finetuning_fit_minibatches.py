@@ -1,4 +1,4 @@
-"""The shared AdamW mini-batch loop (``nlp_helpers.bert.classifier.fit_minibatches``).
+"""The shared AdamW mini-batch loop (``nlp_helpers.finetuning.classifier.fit_minibatches``).
 
 With one batch holding every example, the shuffling cannot matter, so the loop must equal
 ``torch.optim.AdamW`` stepped by hand on the same full-batch loss (checked to 1e-12 in float64).
@@ -11,7 +11,7 @@ import pytest
 import torch
 from torch import nn
 
-from nlp_helpers.bert.classifier import fit_minibatches
+from nlp_helpers.finetuning.classifier import fit_minibatches
 
 
 def _data():

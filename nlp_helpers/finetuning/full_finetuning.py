@@ -31,8 +31,8 @@ import torch
 from torch import nn
 
 from nlp_helpers._checks import check_float, check_int, check_type
-from nlp_helpers.bert.classifier import fit_minibatches
 from nlp_helpers.bert.minilm import check_texts, load_minilm
+from nlp_helpers.finetuning.classifier import fit_minibatches
 
 __all__ = [
     "FULL_STUDY_FILE",

@@ -1,4 +1,4 @@
-"""Full fine-tuning (nlp_helpers.bert.full_finetuning) against transformers and torch.
+"""Full fine-tuning (nlp_helpers.finetuning.full_finetuning) against transformers and torch.
 
 * the schedule equals ``transformers.get_linear_schedule_with_warmup`` step by step, and a hand-worked case;
 * the classifier reads the pretrained encoder exactly (its pooled vector is Sentence-BERT's embedding);
@@ -17,7 +17,7 @@ from transformers import get_linear_schedule_with_warmup
 
 from nlp_helpers import seeds
 from nlp_helpers.bert import minilm as bert
-from nlp_helpers.bert.full_finetuning import (
+from nlp_helpers.finetuning.full_finetuning import (
     EncoderClassifier,
     finetune_encoder,
     full_finetuning_study,

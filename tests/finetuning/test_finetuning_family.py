@@ -1,4 +1,4 @@
-"""Parameter counts of BERT's relatives (nlp_helpers.bert.family) against ``transformers``' own models.
+"""Parameter counts of BERT's relatives (nlp_helpers.finetuning.family) against ``transformers``' own models.
 
 Reference: the number of parameters of ``BertModel``, ``RobertaModel``, ``DebertaModel`` and
 ``DistilBertModel`` built from small configurations (exact equality), and of the chapter's
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from nlp_helpers.bert.family import encoder_parameters
+from nlp_helpers.finetuning.family import encoder_parameters
 
 transformers = pytest.importorskip("transformers")
 
@@ -82,7 +82,7 @@ def test_bad_inputs_name_the_argument(kwargs, name):
 def test_relatives_table_matches_published_sizes_and_rejects_bad_rows():
     import pytest
 
-    from nlp_helpers.bert.family import relatives_table
+    from nlp_helpers.finetuning.family import relatives_table
 
     table = relatives_table([("tiny", "English", 1, 4, 8, 10, {})])
     # published sizes (millions): BERT base 110, BERT large 340, RoBERTa base 125, DistilBERT 66

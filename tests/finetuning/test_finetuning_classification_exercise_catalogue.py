@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from nlp_helpers.bert.finetuning_exercises import check_warmup_cosine
+from nlp_helpers.finetuning.classification_exercises import check_warmup_cosine
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 
 

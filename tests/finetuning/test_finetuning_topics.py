@@ -1,4 +1,4 @@
-"""c-TF-IDF and the miniature BERTopic pipeline (nlp_helpers.bert.topics).
+"""c-TF-IDF and the miniature BERTopic pipeline (nlp_helpers.finetuning.topics).
 
 References: a hand-worked c-TF-IDF example (seed 001's formula), an independent
 computation from scikit-learn's ``CountVectorizer`` counts, and scikit-learn's PCA and
@@ -15,7 +15,7 @@ from sklearn.cluster import KMeans
 from sklearn.decomposition import PCA
 from sklearn.feature_extraction.text import CountVectorizer
 
-from nlp_helpers.bert.topics import (
+from nlp_helpers.finetuning.topics import (
     c_tf_idf,
     c_tf_idf_from_counts,
     class_term_counts,

@@ -10,7 +10,7 @@ time each word takes the tag predicted for its first piece.
   tokenizer's ``word_ids()`` (``None`` for special tokens and padding);
 * :func:`token_features`: MiniLM run once on pre-split sentences (last and penultimate layers);
 * :class:`TokenClassifier`, :func:`train_token_classifier`, :func:`predict_tags`: a linear head on every
-  token's vector, optionally after a trainable copy of the top layer (as ``nlp_helpers.bert.classifier``
+  token's vector, optionally after a trainable copy of the top layer (as ``nlp_helpers.finetuning.classifier``
   does for sentences).
 
 Entity-level scores are ``nlp_helpers.tagging.spans.span_f1``. Left out: a CRF on top of the pieces,
@@ -30,8 +30,8 @@ import torch
 from torch import nn
 
 from nlp_helpers._checks import check_int, check_type
-from nlp_helpers.bert.classifier import fit_minibatches, run_bert_layer, training_settings
 from nlp_helpers.bert.minilm import load_minilm
+from nlp_helpers.finetuning.classifier import fit_minibatches, run_bert_layer, training_settings
 
 __all__ = [
     "IGNORE_INDEX",

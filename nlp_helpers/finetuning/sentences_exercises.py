@@ -1,5 +1,8 @@
-"""Checkers for the exercises of the page "Sentence embeddings and search" (``book/bert/sentences.ipynb``).
+"""Checkers for the exercises of the page "Sentence embeddings and search" (``book/finetuning/sentences.ipynb``).
 
+* :func:`check_masked_max`: max pooling of token vectors under an attention mask (padding never wins).
+* :func:`check_c_tf_idf`: BERTopic's class-based TF-IDF of a matrix of word counts per class
+  (compared with :func:`nlp_helpers.finetuning.topics.c_tf_idf_from_counts`).
 * :func:`check_retrieve_then_rerank`: the two-stage search of a bi-encoder and a cross-encoder: the
   bi-encoder's scores pick each query's top ``k`` candidates, and the cross-encoder, called for those
   candidates only, puts them in their final order (Nogueira and Cho, 2019).
@@ -11,14 +14,16 @@ cross-encoder, which the exercise limits to the candidates.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
 
 from nlp_helpers.exercises.checker import Checker, CheckResult
+from nlp_helpers.finetuning.topics import c_tf_idf_from_counts
 from nlp_helpers.seeds import rng as seeded_rng
 
-__all__ = ["check_retrieve_then_rerank"]
+__all__ = ["check_masked_max", "check_c_tf_idf", "check_retrieve_then_rerank"]
 
 
 def _rerank(bi_scores: np.ndarray, cross: np.ndarray, k: int) -> np.ndarray:
@@ -148,5 +153,75 @@ def check_retrieve_then_rerank(retrieve_then_rerank: Callable) -> CheckResult:
             what="retrieve_then_rerank with a 1-D bi_scores",
             hint="One row of scores per query is required: raise ValueError naming bi_scores.",
             mentions="bi_scores",
+        )
+    return ex.result
+
+
+def check_masked_max(masked_max: Callable) -> CheckResult:
+    """``masked_max(hidden, attention_mask)``: element-wise max of the (B, T, d) vectors where the mask is 1."""
+    with Checker("Max pooling with an attention mask") as ex:
+        hidden = np.array([[[1.0, -2.0], [3.0, -4.0], [9.0, 9.0]], [[-5.0, -1.0], [-3.0, -7.0], [0.0, 0.0]]])
+        mask = np.array([[1, 1, 0], [1, 1, 0]])
+        got = ex.call(masked_max, hidden, mask)
+        by_hand = [[3.0, -2.0], [-3.0, -1.0]]
+        if np.shape(got) != (2, 2):
+            ex.fail(f"masked_max should return a (B, d) = (2, 2) array, got shape {np.shape(got)}.")
+        if np.allclose(got, [[9.0, 9.0], [0.0, 0.0]]) or np.allclose(got, [[9.0, 9.0], [-3.0, -1.0]]):
+            ex.fail("a padding position won the max: padding must never take part, however large its values.")
+        if np.allclose(got, [[3.0, 0.0], [0.0, 0.0]]):
+            ex.fail(
+                "multiplying by the mask turns padding into 0, which beats negative real values: "
+                "give padding a value that can never win a max (not 0) before taking it."
+            )
+        if np.allclose(got, [[2.0, -3.0], [-4.0, -4.0]]):
+            ex.fail("that is the mean of the real tokens; max pooling takes the largest value per dimension.")
+        ex.expect_close(got, by_hand, what="masked_max on the 2-sentence example", hint="Max over the real tokens.")
+        rng = seeded_rng(3)
+        hidden = rng.normal(size=(3, 6, 4)) - 5.0
+        lengths = np.array([6, 3, 1])
+        mask = (np.arange(6)[None, :] < lengths[:, None]).astype(int)
+        hidden[mask == 0] = np.inf
+        want = np.stack([hidden[b, : lengths[b]].max(axis=0) for b in range(3)])
+        ex.expect_close(
+            ex.call(masked_max, hidden, mask),
+            want,
+            what="masked_max on a (3, 6, 4) batch with inf at every padding position",
+            hint="Each sentence has its own real tokens; padding values (here inf) must never win.",
+        )
+        ex.expect_raises(
+            ValueError,
+            masked_max,
+            np.zeros((1, 3, 2)),
+            np.zeros((1, 3), dtype=int),
+            what="masked_max with a sentence whose mask is all 0",
+            hint="A sentence without real tokens has no max: raise ValueError naming attention_mask "
+            "instead of returning -inf.",
+            mentions="attention_mask",
+        )
+    return ex.result
+
+
+def check_c_tf_idf(c_tf_idf_scores: Callable) -> CheckResult:
+    """``c_tf_idf_scores(counts)``: c-TF-IDF of a (C, V) matrix of word counts per class (natural log)."""
+    with Checker("c-TF-IDF") as ex:
+        counts = np.array([[4.0, 0.0, 1.0], [1.0, 3.0, 1.0]])
+        # By hand: 5 words per class on average; word totals 5, 3, 2; tf normalised per class.
+        idf = [math.log(1 + 5 / 5), math.log(1 + 5 / 3), math.log(1 + 5 / 2)]
+        by_hand = [[0.8 * idf[0], 0.0, 0.2 * idf[2]], [0.2 * idf[0], 0.6 * idf[1], 0.2 * idf[2]]]
+        got = ex.call(c_tf_idf_scores, counts)
+        ex.expect_close(
+            got,
+            by_hand,
+            what="c_tf_idf_scores([[4, 0, 1], [1, 3, 1]])",
+            hint="tf_{w,c} / (words in class c) * ln(1 + (average words per class) / (count of w in all classes)). "
+            "Use the natural logarithm (np.log).",
+        )
+        ex.expect_close(by_hand, c_tf_idf_from_counts(counts), what="the book's c_tf_idf_from_counts (self-check)")
+        counts = np.array([[10.0, 0.0, 2.0, 1.0], [1.0, 1.0, 1.0, 1.0], [0.0, 5.0, 5.0, 0.0]])
+        ex.expect_close(
+            ex.call(c_tf_idf_scores, counts),
+            c_tf_idf_from_counts(counts),
+            what="c_tf_idf_scores on classes of different sizes (13, 4 and 10 words)",
+            hint="Normalise each class by its own number of words; the average in the IDF is over classes.",
         )
     return ex.result

@@ -6,7 +6,7 @@ layer and a softmax: :math:`y = \\mathrm{softmax}(W\\,\\bar h + b)`. *Fine-tunin
 trains that head together with (some of) the encoder's weights.
 
 This module offers the two cheap ends of the spectrum, with one code path (every
-weight fine-tuned, which costs minutes, is ``nlp_helpers.bert.full_finetuning``):
+weight fine-tuned, which costs minutes, is ``nlp_helpers.finetuning.full_finetuning``):
 
 * **frozen encoder**: the head alone, on the last layer's mean-pooled vectors
   (logistic regression trained by gradient descent);
@@ -14,8 +14,8 @@ weight fine-tuned, which costs minutes, is ``nlp_helpers.bert.full_finetuning``)
   head. The frozen lower layers are run once (:func:`encoder_features`) and their
   output is cached, so each training step costs one layer, not six.
 
-Token-level heads are in ``nlp_helpers.bert.token_labels`` (trained with :func:`fit_minibatches`) and pair
-inputs (cross- and bi-encoders) in ``nlp_helpers.bert.pairs`` (trained by its own loop, the one its page
+Token-level heads are in ``nlp_helpers.finetuning.token_labels`` (trained with :func:`fit_minibatches`) and pair
+inputs (cross- and bi-encoders) in ``nlp_helpers.finetuning.pairs`` (trained by its own loop, the one its page
 writes out).
 """
 

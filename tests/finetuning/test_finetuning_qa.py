@@ -1,4 +1,4 @@
-"""Extractive QA (nlp_helpers.bert.qa, nlp_helpers.bert.qa_data).
+"""Extractive QA (nlp_helpers.finetuning.qa, nlp_helpers.finetuning.qa_data).
 
 References: a brute-force double loop over all spans (the definition of best_span), on random logits,
 and a hand-worked example where the best start and the best end taken separately form no valid span;
@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from nlp_helpers.bert.qa import answer_tokens, best_span, encode_qa
-from nlp_helpers.bert.qa_data import QUESTION_TYPES, exact_match, normalize_answer, templated_questions, token_f1
+from nlp_helpers.finetuning.qa import answer_tokens, best_span, encode_qa
+from nlp_helpers.finetuning.qa_data import QUESTION_TYPES, exact_match, normalize_answer, templated_questions, token_f1
 
 
 def brute_force(s, e, max_len, ok):

@@ -1,6 +1,11 @@
 """Catalogue of the exercises of "Sentence embeddings and search": requirements, correct answers in several
 styles (accepted) and typical wrong answers (rejected with a hint naming the mistake).
 
+* ``masked_max``: (B, d); padding never wins, even when larger than every real value (or inf); negative
+  real values survive (no multiplication by the mask); a max, not a mean; ValueError for an empty mask, naming
+  attention_mask; hidden unchanged.
+* ``c_tf_idf_scores``: row-normalised tf times ln(1 + mean words per class / tf_w) (the mean, not the total),
+  natural log.
 * ``retrieve_then_rerank(bi_scores, cross_score, k)``: ``bi_scores`` a (Q, N) array, ``cross_score(q, d)`` a
   float; row q of the (Q, k) int array is the k documents of highest ``bi_scores[q]`` (ties: the lower
   document index first), ordered by ``cross_score(q, d)`` from high to low (equal cross scores keep the
@@ -13,8 +18,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from nlp_helpers.bert.sentences_exercises import check_retrieve_then_rerank
+from nlp_helpers.finetuning.sentences_exercises import check_c_tf_idf, check_masked_max, check_retrieve_then_rerank
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
+from tests.finetuning.test_finetuning_exercises import (
+    ctfidf_global_normalisation,
+    ctfidf_log10,
+    ctfidf_ok,
+    ctfidf_raw_tf,
+    max_ignores_mask,
+    max_multiplies_by_mask,
+    max_no_empty_check,
+    max_ok,
+)
 
 
 def _validate(bi_scores, k, *, low=True, high=True, ndim=True):
@@ -88,7 +103,78 @@ def rerank_list_of_lists(bi_scores, cross_score, k):
     return rerank_numpy(bi_scores, cross_score, k).tolist()
 
 
+def ctfidf_loops(counts):
+    counts = np.asarray(counts, dtype=float)
+    C, V = counts.shape
+    avg = counts.sum() / C
+    out = np.zeros((C, V))
+    for w in range(V):
+        weight = np.log(1 + avg / counts[:, w].sum())
+        for c in range(C):
+            out[c, w] = counts[c, w] / counts[c].sum() * weight
+    return out
+
+
+def max_mean_instead(hidden, mask):
+    m = np.asarray(mask, dtype=bool)[..., None]
+    return np.where(m, hidden, 0.0).sum(1) / m.sum(1)
+
+
+def max_loops(hidden, mask):
+    hidden, mask = np.asarray(hidden, dtype=float), np.asarray(mask)
+    out = np.empty((hidden.shape[0], hidden.shape[2]))
+    for b in range(hidden.shape[0]):
+        rows = [hidden[b, t] for t in range(hidden.shape[1]) if mask[b, t] == 1]
+        if not rows:
+            raise ValueError(f"attention_mask: sentence {b} has no real token")
+        out[b] = np.max(rows, axis=0)
+    return out
+
+
+def max_error_without_the_argument(hidden, mask):  # raises, but does not say which argument is wrong
+    try:
+        return max_loops(hidden, mask)
+    except ValueError:
+        raise ValueError("no real token") from None
+
+
+def ctfidf_total_words(counts):  # "n-bar, the AVERAGE number of words per cluster": the total instead
+    counts = np.asarray(counts, dtype=float)
+    size = counts.sum(1, keepdims=True)
+    return counts / size * np.log(1 + size.sum() / counts.sum(0))
+
+
+def max_fills_padding_in_place(
+    hidden, attention_mask
+):  # "leave the arguments unchanged": -inf into the caller's hidden
+    m = np.asarray(attention_mask, dtype=bool)
+    if not m.any(axis=1).all():
+        raise ValueError("attention_mask: a sentence has no real token")
+    hidden[~m] = -np.inf
+    return hidden.max(axis=1)
+
+
 CATALOGUE = {
+    check_masked_max: Catalogue(
+        correct=[max_ok, max_loops],
+        wrong=[
+            Wrong(max_ignores_mask, "padding position won"),
+            Wrong(max_multiplies_by_mask, "never win"),
+            Wrong(max_mean_instead, "mean of the real tokens"),
+            Wrong(max_no_empty_check, "ValueError"),
+            Wrong(max_error_without_the_argument, ("does not name", "attention_mask")),
+            Wrong(max_fills_padding_in_place, ("modified its input", "`hidden`")),
+        ],
+    ),
+    check_c_tf_idf: Catalogue(
+        correct=[ctfidf_ok, ctfidf_loops],
+        wrong=[
+            Wrong(ctfidf_log10, "natural logarithm"),
+            Wrong(ctfidf_raw_tf, "words in class c"),
+            Wrong(ctfidf_global_normalisation, "words in class c"),
+            Wrong(ctfidf_total_words, "average words per class"),
+        ],
+    ),
     check_retrieve_then_rerank: Catalogue(
         correct=[rerank_loops, rerank_numpy],
         wrong=[
