@@ -22,7 +22,7 @@ from collections import Counter
 
 from nlp_helpers.data.corpora import lee_background  # noqa: E402
 from nlp_helpers.tokenization.bpe import BPE, pretokenize, train_merges_naive  # noqa: E402
-from nlp_helpers.tokenization.edit_distance import edit_distance  # noqa: E402
+from nlp_helpers.words.edit_distance import edit_distance  # noqa: E402
 
 
 def _timed(fn, *args, **kwargs):
@@ -127,7 +127,7 @@ def bench_edit_distance_vs_nltk(n_pairs: int = 300) -> dict:
     ref, t_ref = _timed(lambda: [nltk_edit_distance(a, b, substitution_cost=2) for a, b in pairs])
     agree = _agreement(ours, ref)
     return {
-        "helper": "nlp_helpers.tokenization.edit_distance.edit_distance",
+        "helper": "nlp_helpers.words.edit_distance.edit_distance",
         "reference": "nltk.edit_distance",
         "agreement": agree,
         "ours_s": t_ours,
