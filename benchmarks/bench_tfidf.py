@@ -27,7 +27,7 @@ from benchmarks.timing import best_of
 from nlp_helpers.data.corpora import lee_background, lee_documents, lee_similarities, wikipedia_tokens  # noqa: E402
 from nlp_helpers.tfidf.cooccurrence import cooccurrence_matrix, pmi, truncated_svd
 from nlp_helpers.tfidf.weighting import TfIdf, lee_tfidf_correlation  # noqa: E402
-from nlp_helpers.tokenization.words import word_tokenize  # noqa: E402
+from nlp_helpers.words.words import word_tokenize  # noqa: E402
 
 REPEATS = 3
 

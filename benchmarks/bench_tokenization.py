@@ -1,4 +1,4 @@
-"""Benchmarks of the tokenization chapter's helpers against reference implementations.
+"""Benchmarks of the subword-tokenization chapter's helpers against reference implementations.
 
 Rows (see CONTRIBUTING.md, "Benchmarks"):
 
@@ -8,7 +8,8 @@ Rows (see CONTRIBUTING.md, "Benchmarks"):
 2. ``BPE.train`` vs Hugging Face ``tokenizers``' ``BpeTrainer`` (Rust) on the same pre-tokenized
    corpus. Target: identical merge lists (speed is reported, not targeted).
 3. ``BPE.encode`` vs Hugging Face's ``BPE`` model loaded with our merges. Target: identical tokens.
-4. ``edit_distance`` vs ``nltk.edit_distance`` on random string pairs. Target: identical distances.
+
+The edit-distance row is the words chapter's (``benchmarks/bench_words.py``).
 
 Run: ``python -m benchmarks.bench_tokenization``.
 """
@@ -16,13 +17,11 @@ Run: ``python -m benchmarks.bench_tokenization``.
 from __future__ import annotations
 
 import json
-import random
 import time
 from collections import Counter
 
 from nlp_helpers.data.corpora import lee_background  # noqa: E402
 from nlp_helpers.tokenization.bpe import BPE, pretokenize, train_merges_naive  # noqa: E402
-from nlp_helpers.tokenization.edit_distance import edit_distance  # noqa: E402
 
 
 def _timed(fn, *args, **kwargs):
@@ -112,40 +111,12 @@ def bench_encode_vs_huggingface(docs: list[str], num_merges: int) -> dict:
     }
 
 
-def bench_edit_distance_vs_nltk(n_pairs: int = 300) -> dict:
-    from nltk import edit_distance as nltk_edit_distance
-
-    rng = random.Random(0)
-    pairs = [
-        (
-            "".join(rng.choice("acgt") for _ in range(rng.randint(0, 30))),
-            "".join(rng.choice("acgt") for _ in range(rng.randint(0, 30))),
-        )
-        for _ in range(n_pairs)
-    ]
-    ours, t_ours = _timed(lambda: [edit_distance(a, b, sub_cost=2).distance for a, b in pairs])
-    ref, t_ref = _timed(lambda: [nltk_edit_distance(a, b, substitution_cost=2) for a, b in pairs])
-    agree = _agreement(ours, ref)
-    return {
-        "helper": "nlp_helpers.tokenization.edit_distance.edit_distance",
-        "reference": "nltk.edit_distance",
-        "agreement": agree,
-        "ours_s": t_ours,
-        "reference_s": t_ref,
-        "target": "identical distances",
-        "met": agree == 1.0,
-        "note": f"{n_pairs} random DNA-like pairs up to 30 symbols, substitution cost 2; "
-        "ours also builds the table and the alignment",
-    }
-
-
 def run() -> list[dict]:
     docs = list(lee_background())
     return [
         bench_bpe_vs_naive(docs[:100], 300),
         bench_bpe_vs_huggingface(docs, 2000),
         bench_encode_vs_huggingface(docs, 2000),
-        bench_edit_distance_vs_nltk(),
     ]
 
 

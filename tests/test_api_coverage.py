@@ -188,7 +188,7 @@ def test_the_call_finder_resolves_imports_and_ignores_mere_mentions(tmp_path: Pa
     sample = tmp_path / "test_sample.py"
     sample.write_text(
         "from nlp_helpers.tokenization import bpe as B\n"
-        "from nlp_helpers.tokenization.words import word_tokenize, stem\n"
+        "from nlp_helpers.words.words import word_tokenize, stem\n"
         "import nlp_helpers.ngram.models\n"
         "def test_x():\n"
         "    B.BPE.train(['a b'], 3)\n"
@@ -202,9 +202,9 @@ def test_the_call_finder_resolves_imports_and_ignores_mere_mentions(tmp_path: Pa
         "CATALOGUE = {ex.check_cosine: Catalogue(wrong=[]), ex.check_search: dict(wrong=[])}\n"
     )
     found = called_helpers(sample)
-    assert {"nlp_helpers.tokenization.bpe.BPE", "nlp_helpers.tokenization.words.word_tokenize"} <= found
+    assert {"nlp_helpers.tokenization.bpe.BPE", "nlp_helpers.words.words.word_tokenize"} <= found
     assert "nlp_helpers.ngram.models.NGramLM" in found
-    assert "nlp_helpers.tokenization.words.stem" not in found
+    assert "nlp_helpers.words.words.stem" not in found
     assert "nlp_helpers.tokenization.bpe.merge_pair" not in found
     assert "nlp_helpers.tokenization.bpe.pretokenize" in found  # handed to the test by parametrize
     assert "nlp_helpers.tfidf.exercises.check_cosine" in found  # a catalogue's key: catalogue_test calls it

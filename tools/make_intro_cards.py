@@ -18,9 +18,14 @@ BEGIN, END = "<!-- chapter cards: written by tools/make_intro_cards.py -->", "<!
 
 # slug: (title, one-line promise, alt text of the picture)
 CARDS = {
+    "words": (
+        "Words and text normalization",
+        "Cut text into words and sentences with regular expressions, normalize word forms, measure edit distance.",
+        "A sentence cut into three coloured word tokens: It, 's and $45.55.",
+    ),
     "tokenization": (
-        "Tokenization",
-        "Split text into words and subwords; build byte-pair encoding from scratch and watch it merge.",
+        "Subword tokenization",
+        "Learn subword vocabularies from data: build byte-pair encoding from scratch and watch it merge.",
         "A word split into three coloured subword pieces.",
     ),
     "ngram": (

@@ -30,8 +30,8 @@ FOUR_SENTENCES = (
 def resolve_tokenizer(tokenizer: Tokenizer | None) -> Tokenizer:
     """The tokenizer to use: ``tokenizer`` if it is callable, the chapter's word tokenizer (no punctuation) if None."""
     if tokenizer is None:
-        # Imported on first use: the tokenizer belongs to the tokenization chapter's module.
-        from nlp_helpers.tokenization.words import word_tokenize
+        # Imported on first use: the tokenizer belongs to the words chapter's module.
+        from nlp_helpers.words.words import word_tokenize
 
         return lambda text: word_tokenize(text, keep_punct=False)
     if not callable(tokenizer):

@@ -18,7 +18,7 @@ given the same tokens, ``TfIdf(idf="ln")`` equals ``TfidfVectorizer(smooth_idf=F
 ``TfIdf(tf="sublinear")`` equals ``TfidfVectorizer(sublinear_tf=True)`` (tested to 1e-12).
 
 Tokens are case-folded (``lowercase=True``) *after* tokenization, so "The" and
-"the" are one term. The default tokenizer is ``nlp_helpers.tokenization.word_tokenize``
+"the" are one term. The default tokenizer is ``nlp_helpers.words.words.word_tokenize``
 with ``keep_punct=False`` (punctuation is not a term).
 
 Left out: n-gram features, stop-word lists, stemming, min/max document

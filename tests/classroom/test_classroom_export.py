@@ -108,9 +108,9 @@ def test_export_rejects_bad_input(tmp_path):
 
 
 def test_pages_of_two_chapters_with_one_name_export_apart(tmp_path):
-    pages = [ROOT / "book" / "tokenization" / "words.ipynb", ROOT / "book" / "tfidf" / "words.ipynb"]
+    pages = [ROOT / "book" / "words" / "words.ipynb", ROOT / "book" / "tfidf" / "words.ipynb"]
     written = export("otter", tmp_path / "otter", pages)
-    assert [p.name for p in written] == ["tokenization-words.ipynb", "tfidf-words.ipynb"]
+    assert [p.name for p in written] == ["words-words.ipynb", "tfidf-words.ipynb"]
     written = export("nbgrader", tmp_path / "nbgrader", list(PAGES.values()))
     assert [p.relative_to(tmp_path / "nbgrader").as_posix() for p in written] == [
         f"source/nlp/tagging-{page}.ipynb" for page in PAGES

@@ -34,7 +34,17 @@ TIME_SCALE = 0.02  # every time limit x 0.02 here: 5 s -> 0.1 s
 
 def test_discovery_sees_every_chapter_and_a_solution_for_every_checker() -> None:
     chapters = {k.split(".")[0] for k in KEYS}
-    assert {"tokenization", "ngram", "classification", "tfidf", "rnn", "tagging", "attention", "sampling"} <= chapters
+    assert {
+        "words",
+        "tokenization",
+        "ngram",
+        "classification",
+        "tfidf",
+        "rnn",
+        "tagging",
+        "attention",
+        "sampling",
+    } <= chapters
     assert "sampling.decoding_exercises.check_contrastive_search" in CHECKERS
     missing = sorted(set(KEYS) - set(solutions()))
     assert not missing, f"checkers never called on a worked solution in a notebook's ## Exercises: {missing}"
@@ -86,8 +96,8 @@ def test_the_worked_solution_passes_within_the_call_cap(key) -> None:
 # answer is meant to use, such as a model): there is nothing an answer could change in place.
 NOTHING_TO_CHANGE = {
     "classification.exercises.check_f_beta",
-    "tokenization.exercises.check_find_prices",
-    "tokenization.exercises.check_osa_distance",
+    "words.exercises.check_find_prices",
+    "words.exercises.check_osa_distance",
     "tokenization.tokenizers_exercises.check_pretokenize_digits",  # a string in: nothing mutable
     "tagging.exercises.check_word_shape",
     "rnn.exercises.check_rnn_params",  # a cell name and two integers: nothing mutable

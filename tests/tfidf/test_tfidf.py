@@ -41,7 +41,7 @@ from nlp_helpers.tfidf.weighting import (
     term_document_matrix,
     tf_idf,
 )
-from nlp_helpers.tokenization.words import word_tokenize
+from nlp_helpers.words.words import word_tokenize
 
 SEED_DOCS = list(FOUR_SENTENCES)
 # The lecture notes' table, typed from the notes: token -> (TF per document, document count, IDF, TF x IDF per document).

@@ -1,4 +1,4 @@
-"""Bad and edge inputs of the tokenization chapter's helpers, table-driven (the runner is ``tests/bad_inputs.py``).
+"""Bad and edge inputs of the subword-tokenization chapter's helpers, table-driven (the runner is ``tests/bad_inputs.py``).
 
 ``BAD`` rows must raise an error naming the argument; ``EDGE`` rows have a documented result.
 """
@@ -10,11 +10,8 @@ from functools import cache
 
 import pytest
 
-from nlp_helpers.tokenization import bpe as BP  # noqa: E402
-from nlp_helpers.tokenization import edit_distance as ED  # noqa: E402
-from nlp_helpers.tokenization import segmentation as SEG  # noqa: E402
-from nlp_helpers.tokenization import unigram_train as UT  # noqa: E402
-from nlp_helpers.tokenization import words as TK  # noqa: E402
+from nlp_helpers.tokenization import bpe as BP
+from nlp_helpers.tokenization import unigram_train as UT
 from tests.bad_inputs import Bad, Edge, bad, edge, run_bad, run_edge
 
 NAN, INF = math.nan, math.inf
@@ -41,77 +38,6 @@ BAD = [
     bad("bpe.BPE.decode_ids-negative", lambda: bpe().decode_ids([-1]), ValueError, r"ids\[0\] = -1"),
     bad("bpe.BPE.train-bytes", lambda: BP.BPE.train(b"abc", 2), TypeError, "corpus"),
     bad("bpe.train_merges_naive-zero-count", lambda: BP.train_merges_naive({"ab": 0}, 2), ValueError, "word_counts"),
-    # --- tokenization
-    bad("tokenization.word_spans-none", lambda: TK.word_spans(None), TypeError, "text must be a str"),
-    bad("tokenization.is_punctuation-int", lambda: TK.is_punctuation(3), TypeError, "token must be a str"),
-    bad(
-        "tokenization.vocabulary_growth-str",
-        lambda: TK.vocabulary_growth("abc"),
-        TypeError,
-        "tokens must be a sequence",
-    ),
-    bad(
-        "tokenization.vocabulary_growth-empty", lambda: TK.vocabulary_growth([]), ValueError, "tokens must not be empty"
-    ),
-    bad(
-        "tokenization.merged_forms-normalizer-returns-none",
-        lambda: TK.merged_forms(["a"], lambda t: None),
-        TypeError,
-        "normalizer must return a list",
-    ),
-    bad("tokenization.stem-str", lambda: TK.stem("running"), TypeError, "tokens must be a list of str"),
-    bad("tokenization.lemmatize-ints", lambda: TK.lemmatize([1]), TypeError, "tokens must contain only str"),
-    bad("tokenization.heaps_law_fit-str", lambda: TK.heaps_law_fit("abc" * 100), TypeError, "tokens"),
-    # --- edit_distance and segmentation
-    bad(
-        "edit_distance.edit_distance-inf-cost",
-        lambda: ED.edit_distance("a", "b", del_cost=INF),
-        ValueError,
-        "del_cost must be a finite",
-    ),
-    bad(
-        "edit_distance.edit_distance-set",
-        lambda: ED.edit_distance({"a"}, "a"),
-        TypeError,
-        "source must be a str or a list",
-    ),
-    bad(
-        "edit_distance.edit_distance-unhashable",
-        lambda: ED.edit_distance(["a"], [["b"]]),
-        TypeError,
-        r"target\[0\] must be hashable",
-    ),
-    bad(
-        "segmentation.token_spans-empty-token",
-        lambda: SEG.token_spans(["a", ""]),
-        ValueError,
-        r"tokens\[1\] is an empty token",
-    ),
-    bad("segmentation.token_spans-str", lambda: SEG.token_spans("abc"), TypeError, "tokens must be a list"),
-    bad(
-        "segmentation.max_match-vocabulary-str",
-        lambda: SEG.max_match("abc", "abc"),
-        TypeError,
-        "vocabulary must be a collection",
-    ),
-    bad(
-        "segmentation.segmentation_scores-different-text",
-        lambda: SEG.segmentation_scores(["ab"], ["a", "c"]),
-        ValueError,
-        "predicted and gold",
-    ),
-    bad(
-        "segmentation.dictionary_words-unknown",
-        lambda: SEG.dictionary_words("klingon"),
-        ValueError,
-        "which must be one of",
-    ),
-    bad(
-        "segmentation.jieba_tokenizer-unknown",
-        lambda: SEG.jieba_tokenizer("klingon"),
-        ValueError,
-        "which must be one of",
-    ),
     # --- unigram_train
     bad(
         "unigram_train.expected_counts-list", lambda: UT.expected_counts(["ab"], {"a": -1.0}), TypeError, "word_counts"
@@ -152,7 +78,7 @@ BAD = [
 
 
 EDGE = [
-    # --- tokenizers: unknown characters, Unicode, empty text
+    # --- tokenizers: unknown characters, empty text
     edge(
         "bpe.BPE.encode-unknown-characters-fall-back-to-bytes",
         lambda: bpe().encode("日"),
@@ -166,33 +92,6 @@ EDGE = [
     ),
     edge("bpe.merge_pair-str-symbols", lambda: BP.merge_pair("abab", ("a", "b"), "ab"), lambda t: t == ["ab", "ab"]),
     edge("bpe.train_merges_naive-empty", lambda: BP.train_merges_naive({}, 5), lambda m: m == []),
-    edge(
-        "tokenization.word_tokenize-unicode",
-        lambda: TK.word_tokenize("Café 中文 🙂!"),
-        lambda t: t == ["Café", "中文", "🙂", "!"],
-    ),
-    edge("tokenization.word_spans-empty", lambda: TK.word_spans(""), lambda s: s == []),
-    edge(
-        "tokenization.heaps_law_fit-constant-vocabulary",
-        lambda: TK.heaps_law_fit(["a", "b"] * 300),
-        lambda f: isinstance(f, TK.HeapsFit) and f.b == pytest.approx(0, abs=1e-12) and f.r2 == 1.0,
-    ),
-    edge("segmentation.max_match-empty-vocabulary", lambda: SEG.max_match("中文", set()), lambda t: t == ["中", "文"]),
-    edge(
-        "segmentation.SegmentationScores-no-match",
-        lambda: SEG.segmentation_scores(["ab"], ["a", "b"]),
-        lambda r: isinstance(r, SEG.SegmentationScores) and r.f1 == 0.0,
-    ),
-    edge(
-        "edit_distance.edit_distance-both-empty",
-        lambda: ED.edit_distance("", ""),
-        lambda r: isinstance(r, ED.EditDistance) and r.distance == 0 and r.alignment == (),
-    ),
-    edge(
-        "edit_distance.AlignmentStep-insert-has-gap",
-        lambda: ED.edit_distance("", "a").alignment[0],
-        lambda s: s == ED.AlignmentStep("insert", None, "a", 1),
-    ),
 ]
 
 
@@ -204,8 +103,3 @@ def test_bad_input_raises_a_clear_error_naming_the_argument(case: Bad) -> None:
 @pytest.mark.parametrize("case", EDGE)
 def test_edge_input_gives_the_documented_result(case: Edge) -> None:
     run_edge(case)
-
-
-def test_segmentation_dictionaries_are_cached_word_sets() -> None:
-    words = SEG.dictionary_words("traditional")
-    assert isinstance(words, frozenset) and "貿易" in words and SEG.dictionary_words("traditional") is words

@@ -1,4 +1,4 @@
-"""Word tokenization, normalization and Heaps' law (nlp_helpers.tokenization.words).
+"""Word tokenization, normalization and Heaps' law (nlp_helpers.words.words).
 
 References: nltk's TreebankWordTokenizer (Penn Treebank rules), nltk's PorterStemmer
 with the examples of Porter (1980), the token counts the TF-IDF table of the lecture notes
@@ -16,8 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.tokenize import TreebankWordTokenizer
 
-from nlp_helpers.tokenization import words as tk
-from nlp_helpers.tokenization.words import (
+from nlp_helpers.words import words as tk
+from nlp_helpers.words.words import (
     case_fold,
     heaps_law_fit,
     is_punctuation,
@@ -256,11 +256,8 @@ def test_heaps_law_fit_bad_input():
         heaps_law_fit(["a"] * 500, min_tokens=1.5)
 
 
-def test_module_reexports_the_chapter_tools():
-    from nlp_helpers.tokenization.bpe import BPE
-    from nlp_helpers.tokenization.edit_distance import edit_distance
-    from nlp_helpers.tokenization.segmentation import max_match, segmentation_scores
-
-    assert tk.BPE is BPE and tk.edit_distance is edit_distance
-    assert tk.max_match is max_match and tk.segmentation_scores is segmentation_scores
+def test_module_exports_only_its_own_names():
+    # __all__ lists what the module defines: the subword tools belong to the next chapter and are not re-exported.
     assert set(tk.__all__) <= set(dir(tk))
+    assert all(getattr(tk, name).__module__ == tk.__name__ for name in tk.__all__ if callable(getattr(tk, name)))
+    assert not {"BPE", "pretokenize", "max_match", "edit_distance"} & set(dir(tk))

@@ -9,7 +9,7 @@ What it implements
       e-mail addresses, URLs and abbreviations such as ``U.S.A.``.
     * normalizers: :func:`case_fold`, :func:`stem` (Porter, via nltk, which needs
       no data download) and :func:`lemmatize` (rule-based, see
-      :mod:`nlp_helpers.tokenization.lemmas`) plus :func:`merged_forms`, which
+      :mod:`nlp_helpers.words.lemmas`) plus :func:`merged_forms`, which
       shows what a normalizer throws away.
     * :func:`heaps_law_fit`: fits ``V = k N^b`` to the vocabulary-growth curve.
 
@@ -18,11 +18,9 @@ What it leaves out
     sentence-split input), PTB's quote rewriting (``"`` stays ``"`` instead of
     becoming ``` `` ``` / ``''``) and PTB's splitting of ``$`` from amounts.
 
-The subword and segmentation tools of the chapter live in sibling modules and
-are re-exported here: :class:`~nlp_helpers.tokenization.bpe.BPE`,
-:func:`~nlp_helpers.tokenization.segmentation.max_match`,
-:func:`~nlp_helpers.tokenization.segmentation.segmentation_scores` and
-:func:`~nlp_helpers.tokenization.edit_distance.edit_distance`.
+Word segmentation and edit distance live in their own modules
+(:mod:`nlp_helpers.words.segmentation`, :mod:`nlp_helpers.words.edit_distance`), subword
+tokenizers in the next chapter's :mod:`nlp_helpers.tokenization.bpe`.
 """
 
 from __future__ import annotations
@@ -35,10 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from nlp_helpers._checks import check_int, check_nonempty, check_text, check_type
-from nlp_helpers.tokenization.bpe import BPE, pretokenize
-from nlp_helpers.tokenization.edit_distance import AlignmentStep, EditDistance, edit_distance
-from nlp_helpers.tokenization.lemmas import lemmatize_word
-from nlp_helpers.tokenization.segmentation import SegmentationScores, max_match, segmentation_scores
+from nlp_helpers.words.lemmas import lemmatize_word
 
 __all__ = [
     "TOKEN_RE",
@@ -52,15 +47,6 @@ __all__ = [
     "vocabulary_growth",
     "heaps_law_fit",
     "HeapsFit",
-    # re-exported from the sibling modules
-    "BPE",
-    "pretokenize",
-    "max_match",
-    "segmentation_scores",
-    "SegmentationScores",
-    "edit_distance",
-    "EditDistance",
-    "AlignmentStep",
 ]
 
 # --------------------------------------------------------------------------- tokenizer
@@ -158,10 +144,10 @@ def stem(tokens: Iterable[str]) -> list[str]:
 def lemmatize(
     tokens: Iterable[str], table: Mapping[str, str] | None = None, lexicon: Collection[str] | None = None
 ) -> list[str]:
-    """Lemmas of ``tokens`` by :func:`~nlp_helpers.tokenization.lemmas.lemmatize_word` (lower case).
+    """Lemmas of ``tokens`` by :func:`~nlp_helpers.words.lemmas.lemmatize_word` (lower case).
 
     A rule-based lemmatizer in the manner of WordNet's Morphy: ``table`` (default
-    :data:`~nlp_helpers.tokenization.lemmas.IRREGULAR`) lists irregular forms, suffix rules
+    :data:`~nlp_helpers.words.lemmas.IRREGULAR`) lists irregular forms, suffix rules
     propose candidates for the rest, and a candidate must be a word of ``lexicon``
     (default: the whole words of BERT's vocabulary). Tokens no rule explains come back case-folded.
     """

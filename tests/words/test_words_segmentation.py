@@ -1,4 +1,4 @@
-"""Chinese word segmentation and its scores (nlp_helpers.tokenization.segmentation).
+"""Chinese word segmentation and its scores (nlp_helpers.words.segmentation).
 
 References: Jurafsky & Martin's MaxMatch example (section 2.4), hand-counted span scores,
 and the F1 values measured with jieba 0.42.1 for the lecture notes' sentence
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nlp_helpers.tokenization.segmentation import (
+from nlp_helpers.words.segmentation import (
     ZH_NEWS_GOLD,
     ZH_NEWS_SENTENCE,
     dictionary_words,

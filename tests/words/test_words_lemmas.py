@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from nltk.stem import PorterStemmer
 
-from nlp_helpers.tokenization.lemmas import IRREGULAR, english_lexicon, lemmatize_word
-from nlp_helpers.tokenization.words import lemmatize
+from nlp_helpers.words.lemmas import IRREGULAR, english_lexicon, lemmatize_word
+from nlp_helpers.words.words import lemmatize
 
 # The full UD English EWT release (with its LEMMA column) lives outside the package, in the shared data.
 EWT_TEST = Path("/work/shared/data/ud-english-ewt/en_ewt-ud-test.conllu.gz")

@@ -1,4 +1,4 @@
-"""Minimum edit distance (nlp_helpers.tokenization.edit_distance) against hand-worked cases and nltk.
+"""Minimum edit distance (nlp_helpers.words.edit_distance) against hand-worked cases and nltk.
 
 Hand-worked: Jurafsky & Martin (3rd ed.), section 2.8: intention -> execution costs 8 with
 substitution cost 2 (the DP table and the alignment printed there) and 5 with cost 1;
@@ -14,7 +14,7 @@ import pytest
 from nltk import edit_distance as nltk_edit_distance
 
 from nlp_helpers.seeds import seed
-from nlp_helpers.tokenization.edit_distance import edit_distance
+from nlp_helpers.words.edit_distance import edit_distance
 
 
 def _apply(alignment) -> tuple[list, list]:
