@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 import torch
 
-from nlp_helpers.attention import gpt as TG  # noqa: E402
+from nlp_helpers.llm import gpt as TG  # noqa: E402
 from nlp_helpers.sampling import distributions as S  # noqa: E402
 from nlp_helpers.sampling import generate as SG  # noqa: E402
 from nlp_helpers.sampling import llm as L  # noqa: E402
