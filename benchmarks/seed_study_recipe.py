@@ -1,6 +1,6 @@
 """The training recipe of large transformers, measured on TinyGPT: an ablation over several seeds.
 
-The attention chapter's TinyGPT (``benchmarks/seed_study_tinygpt.py``: 2 layers, 4 heads,
+The LLM chapter's TinyGPT (``benchmarks/seed_study_tinygpt.py``: 2 layers, 4 heads,
 d_model = 64, context 64, AdamW on windows of 16, learning rate 3e-3, on the first quarter of the
 Shakespeare training split), in a shorter run of 250 steps, is trained with seeds 0..N-1 (plus
 ``$NLP_SEED_OFFSET``, see ``nlp_helpers.seeds``) in these variants:

@@ -1,6 +1,6 @@
-"""Character language models over several seeds: the sampling chapter's bits-per-character table.
+"""Character language models over several seeds: the LLM chapter's bits-per-character table.
 
-The sampling chapter trains its TinyGPT once (a notebook has a time budget); this script repeats
+The LLM chapter trains its TinyGPT once (a notebook has a time budget); this script repeats
 that training with seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``, see ``nlp_helpers.seeds``) and
 trains the RNN chapter's LSTM language model with the same seeds, so the chapter can report
 mean ± sd and compare like with like. Every model reads the same text: the first quarter of

@@ -4,7 +4,7 @@
 * :func:`check_distinct_n`: the diversity measure of the quality-diversity study (``sampling`` page);
 * :func:`check_rank_hypotheses`: beam search's finished hypotheses ranked with another length
   penalty, that of Wu et al. (2016) (``generation`` page);
-* :func:`check_generate_cached`: a key/value cache for the attention chapter's TinyGPT, compared with
+* :func:`check_generate_cached`: a key/value cache for the LLM chapter's TinyGPT, compared with
   greedy decoding that re-runs the whole sequence (``generation`` page).
 
 Each checker names the typical mistake it recognises in a wrong answer.

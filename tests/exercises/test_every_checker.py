@@ -34,7 +34,17 @@ TIME_SCALE = 0.02  # every time limit x 0.02 here: 5 s -> 0.1 s
 
 def test_discovery_sees_every_chapter_and_a_solution_for_every_checker() -> None:
     chapters = {k.split(".")[0] for k in KEYS}
-    assert {"tokenization", "ngram", "classification", "tfidf", "rnn", "tagging", "attention", "sampling"} <= chapters
+    assert {
+        "tokenization",
+        "ngram",
+        "classification",
+        "tfidf",
+        "rnn",
+        "tagging",
+        "attention",
+        "llm",
+        "sampling",
+    } <= chapters
     assert "sampling.decoding_exercises.check_contrastive_search" in CHECKERS
     missing = sorted(set(KEYS) - set(solutions()))
     assert not missing, f"checkers never called on a worked solution in a notebook's ## Exercises: {missing}"
