@@ -155,8 +155,8 @@ def bench_batch(model, tokenizer) -> dict:
 
 
 def bench_tinygpt(steps: int = 1500) -> dict:
-    from nlp_helpers.attention.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
     from nlp_helpers.data.splits import char_lm_split
+    from nlp_helpers.llm.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
 
     split = char_lm_split()
     chars = CharTokenizer.from_text(split["train"])
@@ -169,7 +169,7 @@ def bench_tinygpt(steps: int = 1500) -> dict:
     seconds = time.perf_counter() - start
     loss = history[-1]["valid_loss"]
     return {
-        "helper": "nlp_helpers.attention.gpt.train (TinyGPT 2x128, context 64)",
+        "helper": "nlp_helpers.llm.gpt.train (TinyGPT 2x128, context 64)",
         "reference": "none (the book's target: ~1.9 nats in ~50 s)",
         "agreement": float("nan"),
         "ours_s": seconds,

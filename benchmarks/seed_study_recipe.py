@@ -1,6 +1,6 @@
 """The training recipe of large transformers, measured on TinyGPT: an ablation over several seeds.
 
-The attention chapter's TinyGPT (``benchmarks/seed_study_tinygpt.py``: 2 layers, 4 heads,
+The LLM chapter's TinyGPT (``benchmarks/seed_study_tinygpt.py``: 2 layers, 4 heads,
 d_model = 64, context 64, AdamW on windows of 16, learning rate 3e-3, on the first quarter of the
 Shakespeare training split), in a shorter run of 250 steps, is trained with seeds 0..N-1 (plus
 ``$NLP_SEED_OFFSET``, see ``nlp_helpers.seeds``) in these variants:
@@ -13,13 +13,13 @@ Shakespeare training split), in a shorter run of 250 steps, is trained with seed
 
 Each is scored on the first quarter of the validation text (62,920 characters), the same for every
 model, from its predicted distributions (sliding windows, stride 32, as the chapter;
-``nlp_helpers.attention.recipe.prediction_quality``): bits per character by plain cross-entropy
+``nlp_helpers.llm.recipe.prediction_quality``): bits per character by plain cross-entropy
 (whatever loss trained the model, so label smoothing is scored like the others), the mean entropy
 of the predictions in bits, top-1 accuracy and confidence, and the expected calibration error
 (15 bins). It writes rows ``variant, seed, bpc, entropy, accuracy, confidence, ece, cpu_s, kernel``
 (``kernel`` = ``$ATEN_CPU_CAPABILITY``
-or ``native``) to ``nlp_helpers/attention/recipe_study.csv`` after every model, replacing rows
-of the same variant, seed and kernel; ``nlp_helpers.attention.recipe.recipe_study()`` reads it.
+or ``native``) to ``nlp_helpers/llm/recipe_study.csv`` after every model, replacing rows
+of the same variant, seed and kernel; ``nlp_helpers.llm.recipe.recipe_study()`` reads it.
 
 Run: ``python -m benchmarks.seed_study_recipe [n_seeds] [variant,variant,...]`` (about 11 s of
 CPU per model, so about 5 minutes for 5 seeds of the five variants), and again with
@@ -37,9 +37,9 @@ import pandas as pd
 import torch
 
 from benchmarks.seed_study_tinygpt import TINYGPT, data
-from nlp_helpers.attention.bpc import char_log_distributions
-from nlp_helpers.attention.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
-from nlp_helpers.attention.recipe import RECIPE_STUDY_FILE, prediction_quality
+from nlp_helpers.llm.bpc import char_log_distributions
+from nlp_helpers.llm.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
+from nlp_helpers.llm.recipe import RECIPE_STUDY_FILE, prediction_quality
 from nlp_helpers.seeds import manual_seed, seed
 
 # variant -> (extra TinyGPTConfig fields, extra train() arguments)

@@ -1,15 +1,15 @@
-"""Character language models over several seeds: the sampling chapter's bits-per-character table.
+"""Character language models over several seeds: the LLM chapter's bits-per-character table.
 
-The sampling chapter trains its TinyGPT once (a notebook has a time budget); this script repeats
+The LLM chapter trains its TinyGPT once (a notebook has a time budget); this script repeats
 that training with seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``, see ``nlp_helpers.seeds``) and
 trains the RNN chapter's LSTM language model with the same seeds, so the chapter can report
 mean ± sd and compare like with like. Every model reads the same text: the first quarter of
 ``char_lm_split()["train"]`` (as in the RNN chapter), the 84-character alphabet of the whole
 training text, and is scored on every character after the first of ``char_lm_split()["valid"]``.
 
-* TinyGPT (``nlp_helpers.attention.gpt``): 2 layers, 4 heads, d_model = 64, context 64,
+* TinyGPT (``nlp_helpers.llm.gpt``): 2 layers, 4 heads, d_model = 64, context 64,
   500 AdamW steps of 16 windows, learning rate 3e-3; scored with sliding windows, stride 32
-  (``nlp_helpers.attention.bpc.char_logprobs``). The chapter's settings.
+  (``nlp_helpers.llm.bpc.char_logprobs``). The chapter's settings.
 * LSTM (``nlp_helpers.rnn.charlm.CharLM``): 128 units, tied embedding, 200 Adam steps of
   32 windows of 64 characters, learning rate 1e-2; scored by ``char_logprobs`` of that module.
   The RNN chapter's settings.
@@ -18,7 +18,7 @@ training text, and is scored on every character after the first of ``char_lm_spl
 
 It appends rows ``model, seed, bpc, cpu_s, kernel`` (``kernel`` = ``$ATEN_CPU_CAPABILITY`` or
 ``native``) to ``nlp_helpers/data/files/tinygpt_seed_study.csv``, which the chapter reads with
-``nlp_helpers.attention.bpc.seed_study()``; rows of the same kernel are replaced.
+``nlp_helpers.llm.bpc.seed_study()``; rows of the same kernel are replaced.
 
 Run: ``python -m benchmarks.seed_study_tinygpt [n_seeds]`` (about 30 s of CPU per seed), and again
 with ``ATEN_CPU_CAPABILITY=default`` for the other kernel path.
@@ -35,9 +35,9 @@ import numpy as np
 import pandas as pd
 import torch
 
-from nlp_helpers.attention.bpc import SEED_STUDY_FILE, bits_per_character
-from nlp_helpers.attention.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
 from nlp_helpers.data.splits import char_lm_split, char_vocabulary
+from nlp_helpers.llm.bpc import SEED_STUDY_FILE, bits_per_character
+from nlp_helpers.llm.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, train
 from nlp_helpers.ngram.models import NGramLM
 from nlp_helpers.rnn.charlm import CharLM, encode, train_lm
 from nlp_helpers.rnn.charlm import char_logprobs as lstm_logprobs

@@ -28,7 +28,7 @@ def sharp_tiny_gpt(*, seed: int = 0, vocab_size: int = 13):
     Scaled weights make its predictions far from uniform, so the tests of the bits-per-character
     helpers can see whether the context a position was scored with matters.
     """
-    from nlp_helpers.attention.gpt import TinyGPT, TinyGPTConfig
+    from nlp_helpers.llm.gpt import TinyGPT, TinyGPTConfig
 
     torch.manual_seed(seed)
     model = TinyGPT(TinyGPTConfig(vocab_size=vocab_size, block_size=8, n_layers=2, n_heads=2, d_model=16))

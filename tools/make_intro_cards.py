@@ -65,8 +65,13 @@ CARDS = {
     ),
     "attention": (
         "Attention and the transformer",
-        "One encoder layer computed number by number, masks, heads and the decoder, a small GPT trained, a 2024 LLM layer.",
+        "One encoder layer computed number by number, then masks, heads, the decoder and word order.",
         "An attention matrix with strong weights on its diagonal.",
+    ),
+    "llm": (
+        "Large language models",
+        "A small GPT written out and trained on Shakespeare, and a 2024 LLM's layer recomputed from its weights.",
+        "A stack of transformer layers over a row of tokens, predicting the next token.",
     ),
     "bert": (
         "BERT",

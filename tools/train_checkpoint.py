@@ -5,7 +5,7 @@
     python -m tools.train_checkpoint --all           # what `make checkpoints` runs
 
 ``NAME`` is a recipe of ``tools/checkpoint_recipes/`` (one module per checkpoint, see its docstring);
-the recipe calls exactly the functions and classes the page shows (``nlp_helpers.attention.gpt.train``
+the recipe calls exactly the functions and classes the page shows (``nlp_helpers.llm.gpt.train``
 on a ``TinyGPT``, ...). The run writes ``<name>.safetensors`` (the weights, float16 unless the recipe
 says otherwise) and ``<name>.json`` (the card, see :mod:`nlp_helpers.checkpoints`) into ``--out``
 (default: ``nlp_helpers/checkpoints/``). ``--steps N`` trains a shorter run of the same recipe (a

@@ -5,7 +5,7 @@ One concept per module (import from the module itself; this file re-exports noth
 * ``distributions``: from logits to probabilities: temperature, top-k, top-p, min-p, repetition penalty, sampling.
 * ``generate``: the autoregressive loop and measures of generated text (distinct-n, repetition).
 * ``beam``: beam search, step for step as ``transformers``' ``generate(num_beams=k)``.
-* the character-level decoder-only transformer (TinyGPT) lives in ``nlp_helpers.attention.gpt``.
+* the character-level decoder-only transformer (TinyGPT) lives in ``nlp_helpers.llm.gpt``.
 * ``llm``: SmolLM2-135M-Instruct, offline, and helpers around its language-model head.
 * ``prompting``: any task as next-token prediction: chat prompts with demonstrations, label-word scores.
 * ``exercises``: the checkers of the chapter's exercises.

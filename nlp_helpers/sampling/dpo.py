@@ -11,7 +11,7 @@ answer's reward minus the rejected one's, and a held-out pair is ranked right wh
 
 The pairs (:func:`preference_pairs`) come from the sentence polarity corpus (Pang and Lee, 2005): snippets
 that open with the same words form a prompt; a positive snippet's continuation is chosen, a negative one's
-rejected. :func:`answer_log_probs` scores whole answers with a :class:`~nlp_helpers.attention.gpt.TinyGPT`,
+rejected. :func:`answer_log_probs` scores whole answers with a :class:`~nlp_helpers.llm.gpt.TinyGPT`,
 :func:`train_dpo` is the training loop of the page ``book/sampling/training.ipynb`` and
 :func:`sample_continuations` draws the texts a judge then rates.
 

@@ -4,7 +4,7 @@
 * :func:`check_distinct_n`: the diversity measure of the quality-diversity study (``sampling`` page);
 * :func:`check_rank_hypotheses`: beam search's finished hypotheses ranked with another length
   penalty, that of Wu et al. (2016) (``generation`` page);
-* :func:`check_generate_cached`: a key/value cache for the attention chapter's TinyGPT, compared with
+* :func:`check_generate_cached`: a key/value cache for the LLM chapter's TinyGPT, compared with
   greedy decoding that re-runs the whole sequence (``generation`` page).
 
 Each checker names the typical mistake it recognises in a wrong answer.
@@ -212,7 +212,7 @@ def _scaled_tinygpt(seed: int = 2):
     """A small random TinyGPT with large weights: varied greedy outputs, no near ties (smallest top-2 gap 0.006)."""
     import torch
 
-    from nlp_helpers.attention.gpt import TinyGPT, TinyGPTConfig
+    from nlp_helpers.llm.gpt import TinyGPT, TinyGPTConfig
 
     gen = torch.Generator().manual_seed(seed)  # a fixed test model, independent of $NLP_SEED_OFFSET
     model = TinyGPT(TinyGPTConfig(vocab_size=11, block_size=16, n_layers=2, n_heads=2, d_model=16))

@@ -4,7 +4,7 @@
   distribution, pick a token with :func:`nlp_helpers.sampling.distributions.sample`, append it,
   repeat" on a Hugging Face causal LM (reusing its key/value cache, so each new
   token costs one forward pass of one position) or on any model whose call returns
-  logits ``(B, T, V)`` (the book's :class:`nlp_helpers.attention.gpt.TinyGPT`, which is
+  logits ``(B, T, V)`` (the book's :class:`nlp_helpers.llm.gpt.TinyGPT`, which is
   re-run on its last ``block_size`` tokens). :func:`generate_many` batches several
   decoding settings and samples through the model together, :func:`generate_batch` several
   prompts too (padded on the left, with an attention mask).

@@ -17,7 +17,7 @@ import pytest
 import torch
 
 from nlp_helpers import checkpoints
-from nlp_helpers.attention.gpt import CharTokenizer, TinyGPT, train
+from nlp_helpers.llm.gpt import CharTokenizer, TinyGPT, train
 from tools.train_checkpoint import Recipe, prefix_difference, retrain_prefix, run
 
 TEXT = "to be, or not to be, that is the question: whether 'tis nobler in the mind to suffer\n" * 12
@@ -36,7 +36,7 @@ def _train(net, data, seed, steps, stop_after):
 
 
 def _evaluate(net, data):
-    from nlp_helpers.attention.bpc import bits_per_character
+    from nlp_helpers.llm.bpc import bits_per_character
 
     return bits_per_character(net, data["valid"])
 
@@ -44,16 +44,16 @@ def _evaluate(net, data):
 TINY = Recipe(
     name="tiny_gpt",
     title="a tiny TinyGPT",
-    page="book/attention/gpt.ipynb",
+    page="book/llm/gpt.ipynb",
     data=_data,
     model=lambda d: {
-        "factory": "nlp_helpers.attention.gpt.TinyGPT",
-        "config_class": "nlp_helpers.attention.gpt.TinyGPTConfig",
+        "factory": "nlp_helpers.llm.gpt.TinyGPT",
+        "config_class": "nlp_helpers.llm.gpt.TinyGPTConfig",
         "kwargs": {"vocab_size": d["chars"].vocab_size, "block_size": 8, "n_layers": 1, "n_heads": 2, "d_model": 16},
     },
     train=_train,
     evaluate=_evaluate,
-    training={"function": "nlp_helpers.attention.gpt.train"},
+    training={"function": "nlp_helpers.llm.gpt.train"},
     metric={"name": "bits per character", "split": "valid", "lower_is_better": True},
     steps=20,
     curve_every=5,

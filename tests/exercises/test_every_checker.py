@@ -43,6 +43,7 @@ def test_discovery_sees_every_chapter_and_a_solution_for_every_checker() -> None
         "rnn",
         "tagging",
         "attention",
+        "llm",
         "sampling",
     } <= chapters
     assert "sampling.decoding_exercises.check_contrastive_search" in CHECKERS

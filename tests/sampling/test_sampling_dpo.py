@@ -16,7 +16,7 @@ import pytest
 import torch
 from torch.nn import functional as F
 
-from nlp_helpers.attention.gpt import CharTokenizer, TinyGPT, TinyGPTConfig
+from nlp_helpers.llm.gpt import CharTokenizer, TinyGPT, TinyGPTConfig
 from nlp_helpers.sampling import dpo as D
 
 ALPHABET = list("\n '.abcdefghijklmnopqrstuvwxyz")

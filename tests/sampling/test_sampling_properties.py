@@ -12,7 +12,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from nlp_helpers.attention.gpt import CharTokenizer
+from nlp_helpers.llm.gpt import CharTokenizer
 from nlp_helpers.sampling import distributions as S
 from nlp_helpers.sampling.generate import distinct_n, repetition_rate
 from tests.strategies import PROPERTY, TEMPERATURE, logits

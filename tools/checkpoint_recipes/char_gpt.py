@@ -1,6 +1,6 @@
-"""``char_gpt``: the TinyGPT of ``book/attention/gpt.ipynb``, trained long on the page's Shakespeare split.
+"""``char_gpt``: the TinyGPT of ``book/llm/gpt.ipynb``, trained long on the page's Shakespeare split.
 
-The page trains ``TinyGPT`` live for 250 steps; this is the same code (``nlp_helpers.attention.gpt``:
+The page trains ``TinyGPT`` live for 250 steps; this is the same code (``nlp_helpers.llm.gpt``:
 ``CharTokenizer``, ``TinyGPTConfig``, ``TinyGPT``, ``train``) run longer on a larger configuration, with
 the warm-up and cosine decay the page describes and no dropout. It reads the quarter of the text about nine
 times and ends at 2.387 bits per character, ahead of the Kneser-Ney 7-gram (2.423) and the ``char_lstm``
@@ -8,7 +8,7 @@ checkpoint (2.426) on the same characters; its validation loss stops falling ove
 (training loss 1.30, validation 1.70 nats at the end). Data as on the page: the first quarter of
 ``char_lm_split()["train"]`` (the text the page's n-gram baselines count), the 84-character alphabet of
 the whole training text, scored on every character after the first of ``char_lm_split()["valid"]`` with
-``nlp_helpers.attention.bpc.bits_per_character`` (sliding windows, stride ``block_size // 2``).
+``nlp_helpers.llm.bpc.bits_per_character`` (sliding windows, stride ``block_size // 2``).
 
 Runs of this configuration, seed 0 unless stated (bits per character of the stored weights; CPU seconds of training
 on a busy machine):
@@ -36,8 +36,8 @@ EVERY = 100
 def data() -> dict[str, Any]:
     import torch
 
-    from nlp_helpers.attention.gpt import CharTokenizer
     from nlp_helpers.data.splits import char_lm_split, char_vocabulary
+    from nlp_helpers.llm.gpt import CharTokenizer
 
     split = char_lm_split()
     train_text = split["train"][: len(split["train"]) // 4]
@@ -59,14 +59,14 @@ def data() -> dict[str, Any]:
 
 def model(data: dict[str, Any]) -> dict[str, Any]:
     return {
-        "factory": "nlp_helpers.attention.gpt.TinyGPT",
-        "config_class": "nlp_helpers.attention.gpt.TinyGPTConfig",
+        "factory": "nlp_helpers.llm.gpt.TinyGPT",
+        "config_class": "nlp_helpers.llm.gpt.TinyGPTConfig",
         "kwargs": {"vocab_size": data["chars"].vocab_size, **CONFIG},
     }
 
 
 def train(net, data: dict[str, Any], seed: int, steps: int, stop_after: int | None) -> list[dict[str, float]]:
-    from nlp_helpers.attention.gpt import train as train_gpt
+    from nlp_helpers.llm.gpt import train as train_gpt
 
     return train_gpt(
         net,
@@ -82,7 +82,7 @@ def train(net, data: dict[str, Any], seed: int, steps: int, stop_after: int | No
 
 
 def evaluate(net, data: dict[str, Any]) -> float:
-    from nlp_helpers.attention.bpc import bits_per_character
+    from nlp_helpers.llm.bpc import bits_per_character
 
     return bits_per_character(net, data["valid"])
 
@@ -90,17 +90,17 @@ def evaluate(net, data: dict[str, Any]) -> float:
 RECIPE = Recipe(
     name="char_gpt",
     title="TinyGPT, 4 blocks of d_model 128, on Shakespeare's characters",
-    page="book/attention/gpt.ipynb",
+    page="book/llm/gpt.ipynb",
     data=data,
     model=model,
     train=train,
     evaluate=evaluate,
-    training={"function": "nlp_helpers.attention.gpt.train", "eval_every": EVERY, **TRAINING},
+    training={"function": "nlp_helpers.llm.gpt.train", "eval_every": EVERY, **TRAINING},
     metric={
         "name": "bits per character",
         "split": "valid",
         "lower_is_better": True,
-        "function": "nlp_helpers.attention.bpc.bits_per_character (stride block_size // 2)",
+        "function": "nlp_helpers.llm.bpc.bits_per_character (stride block_size // 2)",
     },
     steps=STEPS,
     curve_every=EVERY,

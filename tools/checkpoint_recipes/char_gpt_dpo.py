@@ -27,8 +27,8 @@ EVERY = 25
 
 def data() -> dict[str, Any]:
     from nlp_helpers import checkpoints
-    from nlp_helpers.attention.gpt import CharTokenizer
     from nlp_helpers.data.polarity import polarity_split
+    from nlp_helpers.llm.gpt import CharTokenizer
     from nlp_helpers.sampling.dpo import preference_pairs
 
     chars = CharTokenizer(list(checkpoints.read_card("char_gpt_reviews")["data"]["alphabet"]))

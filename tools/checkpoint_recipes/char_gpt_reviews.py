@@ -2,7 +2,7 @@
 
 The DPO run of ``book/sampling/training.ipynb`` needs a reference model that writes reviews: the Shakespeare
 ``char_gpt`` continues "the film " with blank verse. This recipe starts from ``char_gpt``'s stored weights and
-trains them further with the same code (``nlp_helpers.attention.gpt.train``: random windows, AdamW, warm-up and
+trains them further with the same code (``nlp_helpers.llm.gpt.train``: random windows, AdamW, warm-up and
 cosine decay) on the training snippets of ``polarity_split()`` (both labels), one snippet a line; it is scored on
 the dev snippets. This is the fine-tuning stage that comes before preference optimisation: the model learns the
 domain and the format, positive and negative alike.
@@ -31,8 +31,8 @@ def data() -> dict[str, Any]:
     import torch
 
     from nlp_helpers import checkpoints
-    from nlp_helpers.attention.gpt import CharTokenizer
     from nlp_helpers.data.polarity import polarity_split
+    from nlp_helpers.llm.gpt import CharTokenizer
 
     base = checkpoints.read_card("char_gpt")
     chars = CharTokenizer(list(base["data"]["alphabet"]))
@@ -64,7 +64,7 @@ def model(data: dict[str, Any]) -> dict[str, Any]:
 
 def train(net, data: dict[str, Any], seed: int, steps: int, stop_after: int | None) -> list[dict[str, float]]:
     from nlp_helpers import checkpoints
-    from nlp_helpers.attention.gpt import train as train_gpt
+    from nlp_helpers.llm.gpt import train as train_gpt
 
     base, _ = checkpoints.load("char_gpt")
     net.load_state_dict(base.state_dict())  # fine-tuning: start from the Shakespeare model
@@ -90,12 +90,12 @@ RECIPE = Recipe(
     model=model,
     train=train,
     evaluate=evaluate,
-    training={"function": "nlp_helpers.attention.gpt.train", "start": "char_gpt", "eval_every": EVERY, **TRAINING},
+    training={"function": "nlp_helpers.llm.gpt.train", "start": "char_gpt", "eval_every": EVERY, **TRAINING},
     metric={
         "name": "bits per character",
         "split": "valid",
         "lower_is_better": True,
-        "function": "nlp_helpers.attention.bpc.bits_per_character (stride block_size // 2)",
+        "function": "nlp_helpers.llm.bpc.bits_per_character (stride block_size // 2)",
     },
     steps=STEPS,
     curve_every=EVERY,

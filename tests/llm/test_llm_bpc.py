@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 import torch
 
-from nlp_helpers.attention.bpc import bits_per_character, char_logprobs, seed_study
-from nlp_helpers.attention.gpt import TinyGPT, TinyGPTConfig
+from nlp_helpers.llm.bpc import bits_per_character, char_logprobs, seed_study
+from nlp_helpers.llm.gpt import TinyGPT, TinyGPTConfig
 from tests.tiny_models import sharp_tiny_gpt
 
 

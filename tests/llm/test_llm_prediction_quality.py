@@ -15,8 +15,8 @@ import torch
 import torch.nn.functional as F
 from scipy.stats import entropy
 
-from nlp_helpers.attention.bpc import char_log_distributions, char_logprobs
-from nlp_helpers.attention.recipe import prediction_quality
+from nlp_helpers.llm.bpc import char_log_distributions, char_logprobs
+from nlp_helpers.llm.recipe import prediction_quality
 from tests.tiny_models import sharp_tiny_gpt
 
 

@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 
 from nlp_helpers._checks import check_int, check_type
-from nlp_helpers.attention.gpt import TinyGPT
+from nlp_helpers.llm.gpt import TinyGPT
 
 __all__ = ["char_logprobs", "char_log_distributions", "bits_per_character", "seed_study", "SEED_STUDY_FILE"]
 

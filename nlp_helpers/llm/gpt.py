@@ -14,7 +14,7 @@ works on both), :func:`get_batch` (random windows for teacher forcing),
 
 The training recipe of large models is there as options, all off by default:
 ``TinyGPTConfig(dropout=..., scaled_init=True)`` and ``train(..., warmup=..., cosine=True,
-label_smoothing=...)`` (see :mod:`nlp_helpers.attention.recipe`). Left out: a key/value
+label_smoothing=...)`` (see :mod:`nlp_helpers.llm.recipe`). Left out: a key/value
 cache (generation recomputes the last ``block_size`` characters, which is cheap at this size).
 """
 
@@ -31,8 +31,8 @@ import torch.nn.functional as F
 from torch import nn
 
 from nlp_helpers._checks import check_array, check_float, check_int, check_nonempty, check_text, check_type
-from nlp_helpers.attention.recipe import scaled_init_std, warmup_cosine
 from nlp_helpers.display import hide_progress
+from nlp_helpers.llm.recipe import scaled_init_std, warmup_cosine
 from nlp_helpers.seeds import torch_generator
 
 __all__ = [
@@ -307,7 +307,7 @@ def train(
     the smoothed loss); the validation loss is :func:`estimate_loss` on fixed windows of
     ``valid_data``. The recipe options, off by default: ``warmup`` steps of linear warm-up,
     ``cosine`` decay of the learning rate to a tenth of ``lr`` at the last step (see
-    :func:`nlp_helpers.attention.recipe.warmup_cosine`), and ``label_smoothing`` in [0, 1).
+    :func:`nlp_helpers.llm.recipe.warmup_cosine`), and ``label_smoothing`` in [0, 1).
     ``stop_after``: end after this many steps, with the schedule of all ``steps`` (the start of a longer run).
     """
     check_type("model", model, TinyGPT)

@@ -1,4 +1,4 @@
-"""Tests of nlp_helpers.attention.gpt: tokenizer, attention vs torch.nn.MultiheadAttention, causality, training."""
+"""Tests of nlp_helpers.llm.gpt: tokenizer, attention vs torch.nn.MultiheadAttention, causality, training."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from nlp_helpers.attention.gpt import (
+from nlp_helpers.llm.gpt import (
     CausalSelfAttention,
     CharTokenizer,
     TinyGPT,

@@ -1,4 +1,4 @@
-"""nlp_helpers.attention.modern against transformers' Llama implementation (float64, tolerance 1e-10)."""
+"""nlp_helpers.llm.modern against transformers' Llama implementation (float64, tolerance 1e-10)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from nlp_helpers.attention.modern import (
+from nlp_helpers.llm.modern import (
     apply_rope,
     grouped_query_attention,
     rms_norm,

@@ -1,4 +1,4 @@
-"""Tests of the training recipe: nlp_helpers.attention.recipe and TinyGPT's recipe options.
+"""Tests of the training recipe: nlp_helpers.llm.recipe and TinyGPT's recipe options.
 
 References: hand-worked schedule values and torch's ``CosineAnnealingLR``; ``F.cross_entropy`` with
 ``label_smoothing``; a hand-written AdamW loop with ``LambdaLR``; GPT-2's ``0.02 / sqrt(2N)``.
@@ -14,9 +14,9 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from nlp_helpers.attention import recipe
-from nlp_helpers.attention.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, get_batch, train
-from nlp_helpers.attention.recipe import scaled_init_std, warmup_cosine
+from nlp_helpers.llm import recipe
+from nlp_helpers.llm.gpt import CharTokenizer, TinyGPT, TinyGPTConfig, get_batch, train
+from nlp_helpers.llm.recipe import scaled_init_std, warmup_cosine
 from nlp_helpers.seeds import manual_seed, torch_generator
 
 # the variants of benchmarks/seed_study_recipe.py that the chapter shows

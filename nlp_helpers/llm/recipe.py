@@ -9,7 +9,7 @@
   distributions: bits per character, entropy, top-1 accuracy and calibration error.
 
 Dropout and label smoothing need no helper: they are ``TinyGPTConfig(dropout=...)`` and
-``train(..., label_smoothing=...)`` in :mod:`nlp_helpers.attention.gpt`. Also here:
+``train(..., label_smoothing=...)`` in :mod:`nlp_helpers.llm.gpt`. Also here:
 :func:`recipe_study`, the ablation written by ``benchmarks/seed_study_recipe.py``.
 """
 
