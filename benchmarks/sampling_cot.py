@@ -1,14 +1,14 @@
 """Answering directly versus zero-shot chain-of-thought, SmolLM2-135M-Instruct on arithmetic word problems.
 
-Every problem of :data:`nlp_helpers.sampling.evaluation_items.ARITHMETIC` is asked twice with greedy
-decoding: directly (:func:`nlp_helpers.sampling.reasoning.answer_directly`, the assistant's turn started
+Every problem of :data:`nlp_helpers.llm_training.evaluation_items.ARITHMETIC` is asked twice with greedy
+decoding: directly (:func:`nlp_helpers.llm_training.reasoning.answer_directly`, the assistant's turn started
 with "The answer (arabic numerals) is") and with Kojima et al.'s two-stage zero-shot chain-of-thought
-(:func:`nlp_helpers.sampling.reasoning.answer_with_cot`, "Let's think step by step.", up to
+(:func:`nlp_helpers.llm_training.reasoning.answer_with_cot`, "Let's think step by step.", up to
 ``MAX_REASONING`` tokens of reasoning, then "Therefore, the answer (arabic numerals) is"). Greedy decoding
 is deterministic: no seed is involved. It stores every reply and parsed answer.
 
-It writes ``nlp_helpers/sampling/cot_study.json``, which the page reads with
-:func:`nlp_helpers.sampling.reasoning.cot_study`.
+It writes ``nlp_helpers/llm_training/cot_study.json``, which the page reads with
+:func:`nlp_helpers.llm_training.reasoning.cot_study`.
 
 Run: ``python -m benchmarks.sampling_cot`` (a few minutes of one CPU core).
 """
@@ -21,8 +21,8 @@ import time
 import torch
 
 from nlp_helpers.data.smollm2 import load_smollm2
-from nlp_helpers.sampling.evaluation_items import ARITHMETIC
-from nlp_helpers.sampling.reasoning import COT_STUDY_FILE, answer_directly, answer_with_cot
+from nlp_helpers.llm_training.evaluation_items import ARITHMETIC
+from nlp_helpers.llm_training.reasoning import COT_STUDY_FILE, answer_directly, answer_with_cot
 
 MAX_REASONING = 64
 MAX_ANSWER = 8

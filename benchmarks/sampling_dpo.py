@@ -1,16 +1,16 @@
 """DPO of the reviews character model over several seeds: what the held-out margin and a judge say.
 
 For seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``) it runs the training of the ``char_gpt_dpo`` checkpoint
-(``tools/checkpoint_recipes/char_gpt_dpo.py``: ``nlp_helpers.sampling.dpo.train_dpo`` from
+(``tools/checkpoint_recipes/char_gpt_dpo.py``: ``nlp_helpers.llm_training.dpo.train_dpo`` from
 ``char_gpt_reviews``, same pairs and settings, the seed choosing the batches), then samples
 :data:`N_SAMPLES` continuations of every held-out prompt from the reference and from the trained policy
-(:func:`nlp_helpers.sampling.dpo.sample_continuations`, the same seed for both) and lets the
+(:func:`nlp_helpers.llm_training.dpo.sample_continuations`, the same seed for both) and lets the
 classification chapter's naive Bayes, fitted on the training snippets, judge them. Per seed it stores the
 held-out mean reward margin and share of pairs ranked right after 0, the page's live number of steps and
 all steps, and each model's share of continuations judged positive (P(positive) > 0.5) and mean P(positive).
 
-It writes ``nlp_helpers/sampling/dpo_study.json``, which the chapter reads with
-:func:`nlp_helpers.sampling.dpo.dpo_study`.
+It writes ``nlp_helpers/llm_training/dpo_study.json``, which the chapter reads with
+:func:`nlp_helpers.llm_training.dpo.dpo_study`.
 
 Run: ``python -m benchmarks.sampling_dpo [n_seeds] [processes]`` (about a minute of CPU per seed; the seeds
 share ``processes`` parallel processes, default 3).
@@ -29,7 +29,7 @@ import numpy as np
 
 from nlp_helpers.classification.naive_bayes import NaiveBayes
 from nlp_helpers.data.polarity import polarity_split
-from nlp_helpers.sampling.dpo import STUDY_FILE, sample_continuations, train_dpo
+from nlp_helpers.llm_training.dpo import STUDY_FILE, sample_continuations, train_dpo
 from nlp_helpers.seeds import seed_offset
 from tools.checkpoint_recipes import char_gpt_dpo as recipe
 

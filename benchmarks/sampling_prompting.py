@@ -1,17 +1,17 @@
 """Zero- versus few-shot prompting of SmolLM2-135M-Instruct on the sentence polarity data.
 
 Every item of a fixed, balanced sample of the polarity test split
-(:func:`nlp_helpers.sampling.prompting.polarity_test_sample`, 30 per label) is classified by comparing
+(:func:`nlp_helpers.llm_training.prompting.polarity_test_sample`, 30 per label) is classified by comparing
 the log-probabilities of the label words' first tokens after a chat prompt
-(:func:`nlp_helpers.sampling.prompting.classify`), with k = 0, 1, 2 and 4 demonstrations drawn from the
+(:func:`nlp_helpers.llm_training.prompting.classify`), with k = 0, 1, 2 and 4 demonstrations drawn from the
 training split (balanced labels, shuffled) for seeds 0..N-1 (plus ``$NLP_SEED_OFFSET``); k = 0 has no
 draw and is run once. Per run it stores the accuracy and its standard error over the items, the share
 of "positive" answers, the mean prompt length in tokens, the seconds it took and every item's margin
 log p(positive) - log p(negative). For comparison: the majority baseline and the classification
 chapter's logistic regression (word presence, L2 chosen by cross-validation) on the same items.
 
-It writes ``nlp_helpers/sampling/prompting_study.json`` after every run, which the chapter reads with
-:func:`nlp_helpers.sampling.prompting.prompting_study`.
+It writes ``nlp_helpers/llm_training/prompting_study.json`` after every run, which the chapter reads with
+:func:`nlp_helpers.llm_training.prompting.prompting_study`.
 
 Run: ``python -m benchmarks.sampling_prompting [n_seeds] [processes]`` (about 10 minutes of CPU in all;
 the runs share ``processes`` parallel processes, default 3).
@@ -30,7 +30,7 @@ import pandas as pd
 from nlp_helpers.classification.systems import polarity_systems
 from nlp_helpers.data.polarity import polarity_split
 from nlp_helpers.data.smollm2 import load_smollm2
-from nlp_helpers.sampling.prompting import STUDY_FILE, classify, draw_demonstrations, polarity_test_sample
+from nlp_helpers.llm_training.prompting import STUDY_FILE, classify, draw_demonstrations, polarity_test_sample
 from nlp_helpers.seeds import rng, seed
 
 KS = (1, 2, 4)

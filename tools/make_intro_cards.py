@@ -88,6 +88,11 @@ CARDS = {
         "Greedy, temperature, top-k, top-p, beam search, speculative and constrained decoding on a real small LLM.",
         "A next-token probability distribution with the top tokens kept.",
     ),
+    "llm_training": (
+        "Training and evaluating LLMs",
+        "Prompt a real small LLM, write out DPO and post-train a small GPT, and evaluate with benchmarks and ratings.",
+        "A falling training-loss curve beside two scores with error bars.",
+    ),
 }
 
 

@@ -12,7 +12,7 @@ answer's reward minus the rejected one's, and a held-out pair is ranked right wh
 The pairs (:func:`preference_pairs`) come from the sentence polarity corpus (Pang and Lee, 2005): snippets
 that open with the same words form a prompt; a positive snippet's continuation is chosen, a negative one's
 rejected. :func:`answer_log_probs` scores whole answers with a :class:`~nlp_helpers.llm.gpt.TinyGPT`,
-:func:`train_dpo` is the training loop of the page ``book/sampling/training.ipynb`` and
+:func:`train_dpo` is the training loop of the page ``book/llm_training/training.ipynb`` and
 :func:`sample_continuations` draws the texts a judge then rates.
 
 Left out: the supervised fine-tuning stage that usually comes first (the book's reviews checkpoint

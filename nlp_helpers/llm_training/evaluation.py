@@ -15,7 +15,7 @@ evaluation harness does) removes that pull.
 * :func:`bootstrap_interval`: a percentile bootstrap interval for any statistic of per-item scores.
 
 Left out: calibration (Brier score, expected calibration error) and the benchmarks' own data, which is
-not shipped offline; the page writes small sets of items of its own (:mod:`nlp_helpers.sampling.evaluation_items`).
+not shipped offline; the page writes small sets of items of its own (:mod:`nlp_helpers.llm_training.evaluation_items`).
 """
 
 from __future__ import annotations

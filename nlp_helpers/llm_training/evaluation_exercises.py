@@ -1,4 +1,4 @@
-"""Checkers for the exercises of the page "Evaluating LLMs" (``book/sampling/evaluation.ipynb``).
+"""Checkers for the exercises of the page "Evaluating LLMs" (``book/llm_training/evaluation.ipynb``).
 
 * :func:`check_majority_vote`: self-consistency's vote (Wang et al., 2023): the most frequent answer among
   several sampled reasoning paths, ignoring paths that gave no answer, ties to the answer seen first.

@@ -1,4 +1,4 @@
-"""Small test sets written for the page "Evaluating LLMs" (``book/sampling/evaluation.ipynb``).
+"""Small test sets written for the page "Evaluating LLMs" (``book/llm_training/evaluation.ipynb``).
 
 The public benchmarks are not shipped offline, and a model may have seen them during pretraining; these
 items were written for this book, in the style of the benchmarks they imitate:

@@ -12,7 +12,7 @@ number it writes next is the answer.
 * :func:`answer_directly` and :func:`answer_with_cot`: the two ways of asking SmolLM2-Instruct for the
   answer to a word problem (a chat, the assistant's turn started for it).
 * :func:`cot_study`: the stored comparison of ``benchmarks/sampling_cot.py`` on
-  :data:`nlp_helpers.sampling.evaluation_items.ARITHMETIC`.
+  :data:`nlp_helpers.llm_training.evaluation_items.ARITHMETIC`.
 
 Left out: few-shot chain-of-thought with written-out demonstrations and self-consistency's sampling of
 many reasoning paths (Wang et al., 2023), which cost many generations per problem.
@@ -26,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from nlp_helpers._checks import check_int, check_text
+from nlp_helpers.llm_training.prompting import chat_text
 from nlp_helpers.sampling.llm import forward_with_cache
-from nlp_helpers.sampling.prompting import chat_text
 
 __all__ = [
     "ANSWER_TRIGGER",

@@ -1,4 +1,4 @@
-"""Checkers for the exercises of the page "How LLMs are trained" (``book/sampling/training.ipynb``).
+"""Checkers for the exercises of the page "How LLMs are trained" (``book/llm_training/training.ipynb``).
 
 * :func:`check_dpo_train`: DPO (Rafailov et al., 2023) trained by gradient descent on a policy that picks one
   of K whole answers (a softmax over K logits), against a frozen reference policy.

@@ -45,8 +45,11 @@ def test_discovery_sees_every_chapter_and_a_solution_for_every_checker() -> None
         "attention",
         "llm",
         "sampling",
+        "llm_training",
     } <= chapters
     assert "sampling.decoding_exercises.check_contrastive_search" in CHECKERS
+    assert "llm_training.training_exercises.check_dpo_train" in CHECKERS
+    assert "llm_training.evaluation_exercises.check_bradley_terry_mm" in CHECKERS
     missing = sorted(set(KEYS) - set(solutions()))
     assert not missing, f"checkers never called on a worked solution in a notebook's ## Exercises: {missing}"
 

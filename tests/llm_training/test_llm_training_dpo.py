@@ -1,4 +1,4 @@
-"""Tests of nlp_helpers.sampling.dpo: preference pairs, answer log-probabilities, the DPO loss and its training loop.
+"""Tests of nlp_helpers.llm_training.dpo: preference pairs, answer log-probabilities, the DPO loss and its training loop.
 
 References: the loss against ``-logsigmoid(beta * margin)`` computed independently (numpy, a hand-worked
 example) and its gradient against the closed form and ``torch.autograd.gradcheck``; the batched answer
@@ -17,7 +17,7 @@ import torch
 from torch.nn import functional as F
 
 from nlp_helpers.llm.gpt import CharTokenizer, TinyGPT, TinyGPTConfig
-from nlp_helpers.sampling import dpo as D
+from nlp_helpers.llm_training import dpo as D
 
 ALPHABET = list("\n '.abcdefghijklmnopqrstuvwxyz")
 

@@ -1,4 +1,4 @@
-"""Tests of nlp_helpers.sampling.evaluation (option scoring) and nlp_helpers.sampling.reasoning on SmolLM2.
+"""Tests of nlp_helpers.llm_training.evaluation (option scoring) and nlp_helpers.llm_training.reasoning on SmolLM2.
 
 References: the Hugging Face model's own loss (``model(ids, labels=...)``, the mean cross-entropy of the
 labelled tokens) for an option's log-likelihood; ``model.generate(do_sample=False)`` for greedy replies;
@@ -12,10 +12,10 @@ import pytest
 import torch
 
 from nlp_helpers.data import smollm2 as loader
-from nlp_helpers.sampling import evaluation as ev
-from nlp_helpers.sampling import reasoning as rs
-from nlp_helpers.sampling.evaluation_items import ARITHMETIC, FACTS, MC_ITEMS
-from nlp_helpers.sampling.prompting import chat_text
+from nlp_helpers.llm_training import evaluation as ev
+from nlp_helpers.llm_training import reasoning as rs
+from nlp_helpers.llm_training.evaluation_items import ARITHMETIC, FACTS, MC_ITEMS
+from nlp_helpers.llm_training.prompting import chat_text
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,7 @@ from collections import Counter
 import numpy as np
 from scipy.optimize import minimize
 
-from nlp_helpers.sampling.evaluation_exercises import check_bradley_terry_mm, check_majority_vote
+from nlp_helpers.llm_training.evaluation_exercises import check_bradley_terry_mm, check_majority_vote
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 
 

@@ -1,4 +1,4 @@
-"""Tests of nlp_helpers.sampling.prompting: the chat template, label scoring and the stored study.
+"""Tests of nlp_helpers.llm_training.prompting: the chat template, label scoring and the stored study.
 
 References: ``tokenizer.apply_chat_template`` (the template, exactly) and the Hugging Face model's own
 forward pass (the label scores: log-softmax of ``model(ids).logits`` at the last position).
@@ -11,7 +11,7 @@ import pytest
 import torch
 
 from nlp_helpers.data import smollm2 as loader
-from nlp_helpers.sampling import prompting as pr
+from nlp_helpers.llm_training import prompting as pr
 
 SHORT = ["a gorgeous , witty film .", "dull and far too long .", "i laughed , then i slept ."]
 DEMOS = [("a warm , funny delight .", 1), ("a mess from start to finish .", 0), ("flat .", 0)]

@@ -1,4 +1,4 @@
-"""Tests of nlp_helpers.sampling.ratings (Elo, Bradley–Terry) and the intervals of nlp_helpers.sampling.evaluation.
+"""Tests of nlp_helpers.llm_training.ratings (Elo, Bradley–Terry) and the intervals of nlp_helpers.llm_training.evaluation.
 
 References: hand-worked Elo updates; the Bradley–Terry likelihood maximised by scikit-learn's unpenalised
 logistic regression on ±1 indicator rows (the same model: logit P(i beats j) = s_i - s_j) and the closed
@@ -15,8 +15,8 @@ import pytest
 from scipy.stats import binomtest
 from sklearn.linear_model import LogisticRegression
 
-from nlp_helpers.sampling import evaluation as ev
-from nlp_helpers.sampling import ratings as rt
+from nlp_helpers.llm_training import evaluation as ev
+from nlp_helpers.llm_training import ratings as rt
 
 
 # ------------------------------------------------------------------------ Elo

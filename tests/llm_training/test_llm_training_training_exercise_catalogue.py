@@ -18,7 +18,7 @@ import numpy as np
 import torch
 from torch.nn import functional as F
 
-from nlp_helpers.sampling.training_exercises import check_dpo_train, check_ipo_loss
+from nlp_helpers.llm_training.training_exercises import check_dpo_train, check_ipo_loss
 from tests.exercise_helpers import Catalogue, Wrong, catalogue_test
 
 

@@ -1,7 +1,7 @@
 """``char_gpt_dpo``: ``char_gpt_reviews`` trained further with DPO on preference pairs of movie-review snippets.
 
-The page ``book/sampling/training.ipynb`` runs the DPO loop live for a few steps; this is the same loop
-(``nlp_helpers.sampling.dpo.train_dpo``) run for 300 steps. The policy starts from the stored weights of
+The page ``book/llm_training/training.ipynb`` runs the DPO loop live for a few steps; this is the same loop
+(``nlp_helpers.llm_training.dpo.train_dpo``) run for 300 steps. The policy starts from the stored weights of
 ``char_gpt_reviews`` and the reference is a frozen copy of them; beta 0.1, Adam at a constant learning rate of
 1e-4, 8 pairs a step. Pairs (``preference_pairs``, 32 characters at most per answer): from the training snippets
 of ``polarity_split()`` to train, from its test snippets held out. The curve's ``train_loss`` is the mean DPO
@@ -29,7 +29,7 @@ def data() -> dict[str, Any]:
     from nlp_helpers import checkpoints
     from nlp_helpers.data.polarity import polarity_split
     from nlp_helpers.llm.gpt import CharTokenizer
-    from nlp_helpers.sampling.dpo import preference_pairs
+    from nlp_helpers.llm_training.dpo import preference_pairs
 
     chars = CharTokenizer(list(checkpoints.read_card("char_gpt_reviews")["data"]["alphabet"]))
     split = polarity_split()
@@ -65,7 +65,7 @@ def reference_model():
 
 
 def train(net, data: dict[str, Any], seed: int, steps: int, stop_after: int | None) -> list[dict[str, float]]:
-    from nlp_helpers.sampling.dpo import train_dpo
+    from nlp_helpers.llm_training.dpo import train_dpo
 
     reference = reference_model()
     net.load_state_dict(copy.deepcopy(reference.state_dict()))  # the policy starts as the reference
@@ -96,7 +96,7 @@ def train(net, data: dict[str, Any], seed: int, steps: int, stop_after: int | No
 def _margins(net, data: dict[str, Any]):
     import torch
 
-    from nlp_helpers.sampling.dpo import answer_log_probs, reward_margins
+    from nlp_helpers.llm_training.dpo import answer_log_probs, reward_margins
 
     held, reference = data["held_out"], reference_model()
     args = (data["chars"], held["prompt"].tolist())
@@ -118,13 +118,13 @@ def more_metrics(net, data: dict[str, Any]) -> dict[str, float]:
 RECIPE = Recipe(
     name="char_gpt_dpo",
     title="char_gpt_reviews after 300 steps of DPO on movie-review preference pairs",
-    page="book/sampling/training.ipynb",
+    page="book/llm_training/training.ipynb",
     data=data,
     model=model,
     train=train,
     evaluate=evaluate,
     more_metrics=more_metrics,
-    training={"function": "nlp_helpers.sampling.dpo.train_dpo", "start": "char_gpt_reviews", **TRAINING},
+    training={"function": "nlp_helpers.llm_training.dpo.train_dpo", "start": "char_gpt_reviews", **TRAINING},
     metric={
         "name": "mean implicit reward margin",
         "split": "valid",

@@ -1,6 +1,6 @@
 """``char_gpt_reviews``: the ``char_gpt`` checkpoint fine-tuned on the movie-review snippets of the polarity corpus.
 
-The DPO run of ``book/sampling/training.ipynb`` needs a reference model that writes reviews: the Shakespeare
+The DPO run of ``book/llm_training/training.ipynb`` needs a reference model that writes reviews: the Shakespeare
 ``char_gpt`` continues "the film " with blank verse. This recipe starts from ``char_gpt``'s stored weights and
 trains them further with the same code (``nlp_helpers.llm.gpt.train``: random windows, AdamW, warm-up and
 cosine decay) on the training snippets of ``polarity_split()`` (both labels), one snippet a line; it is scored on
@@ -85,7 +85,7 @@ def train(net, data: dict[str, Any], seed: int, steps: int, stop_after: int | No
 RECIPE = Recipe(
     name="char_gpt_reviews",
     title="TinyGPT char_gpt fine-tuned on movie-review snippets",
-    page="book/sampling/training.ipynb",
+    page="book/llm_training/training.ipynb",
     data=data,
     model=model,
     train=train,
