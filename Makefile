@@ -97,9 +97,12 @@ benchmarks: install
 	$(BIN)/python -m benchmarks.run_all
 
 # The long runs behind the chapters' checkpoints (tools/checkpoint_recipes/), one after the other on one
-# thread; each writes nlp_helpers/checkpoints/<name>.safetensors and its card <name>.json.
+# thread; each writes nlp_helpers/checkpoints/<name>.safetensors and its card <name>.json. Then the BERT
+# chapter's fill-mask model (tools/train_mlm.py), with the command its card records, which writes
+# nlp_helpers/data/files/bert_mlm/bert_mlm_delta.npz and bert_mlm_card.json.
 checkpoints: install
-	$(BIN)/python -m tools.train_checkpoint --all
+	OMP_NUM_THREADS=1 $(BIN)/python -m tools.train_checkpoint --all
+	OMP_NUM_THREADS=1 $(BIN)/python -m tools.train_mlm --epochs 16 --patience 1
 
 clean:
 	rm -rf _build _vendor student release .pytest_cache .venv-colab
