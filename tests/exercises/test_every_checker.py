@@ -118,6 +118,7 @@ NOTHING_TO_CHANGE = {
     "feedforward.lm_exercises.check_tied_window_lm",  # a model built from three integers: nothing mutable
     "sampling.decoding_exercises.check_best_draft_length",  # three numbers in, nothing mutable
     "bert.exercises.check_mlm_by_hand",  # mlm_by_hand() takes no argument: the numbers are worked by hand
+    "llm.gpt_exercises.check_gpt_parameters",  # gpt_parameters() takes no argument: the count is worked by hand
     "word2vec.extensions_exercises.check_char_ngrams",  # a word and two integers: nothing mutable
 }
 
