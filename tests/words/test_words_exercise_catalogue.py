@@ -329,6 +329,12 @@ def segment_checks_log_probs_only(text, log_probs, unknown_log_prob):
     return forward_unchecked(text, log_probs, unknown_log_prob)
 
 
+def segment_rejects_zero(text, log_probs, unknown_log_prob):  # a probability of 1 is a probability too
+    if any(lp >= 0 for lp in log_probs.values()) or unknown_log_prob >= 0:
+        raise ValueError("log_probs and unknown_log_prob must be negative")
+    return forward_unchecked(text, log_probs, unknown_log_prob)
+
+
 def segment_empty_raises(text, log_probs, unknown_log_prob):
     if not text:
         raise ValueError("text is empty")
@@ -370,6 +376,7 @@ SEGMENT_WRONG = {
     "no input checks": (segment_no_checks, "log probability above 0 in log_probs should raise ValueError"),
     "error names no argument": (segment_vague_error, "does not name `log_probs`"),
     "unknown_log_prob not checked": (segment_checks_log_probs_only, "unknown_log_prob above 0"),
+    "rejects a log probability of 0": (segment_rejects_zero, "probability of 0"),
     # (the caller's data stays as it was)
     "adds unknown characters to log_probs": (segment_adds_unknowns_to_log_probs, "modified its input"),
     # build it yourself
