@@ -8,13 +8,20 @@ written here independently of the checkers' references.
 
 from __future__ import annotations
 
+import math
 import re
+from functools import cache
 
 import numpy as np
 import pytest
 from rapidfuzz.distance import OSA
 
-from nlp_helpers.words.exercises import check_find_prices, check_max_match, check_osa_distance
+from nlp_helpers.words.exercises import (
+    check_find_prices,
+    check_max_match,
+    check_osa_distance,
+    check_unigram_segment,
+)
 from tests.exercise_helpers import assert_hint_tells_not
 
 
@@ -218,11 +225,171 @@ def max_match_by_the_helper(text, vocabulary):  # one call of the page's helper:
 MAXMATCH_WRONG["calls the page's max_match"] = (max_match_by_the_helper, "build it yourself")
 
 
+# --------------------------------------------------------------------------- unigram_segment
+def _check_log_probs(log_probs, unknown_log_prob):
+    if any(lp > 0 for lp in log_probs.values()):
+        raise ValueError("log_probs: every value must be a log probability <= 0")
+    if unknown_log_prob > 0:
+        raise ValueError("unknown_log_prob must be <= 0")
+
+
+def segment_forward(text, log_probs, unknown_log_prob):  # best[j] from best[i], back-pointers
+    _check_log_probs(log_probs, unknown_log_prob)
+    return forward_unchecked(text, log_probs, unknown_log_prob)
+
+
+def forward_unchecked(text, log_probs, unknown_log_prob):
+    longest = max(map(len, log_probs), default=1)
+    best, back = [0.0] + [-math.inf] * len(text), [0] * (len(text) + 1)
+    for j in range(1, len(text) + 1):
+        for i in range(max(0, j - longest), j):
+            w = text[i:j]
+            lp = log_probs[w] if w in log_probs else (unknown_log_prob if len(w) == 1 else None)
+            if lp is not None and best[i] + lp > best[j]:
+                best[j], back[j] = best[i] + lp, i
+    out, j = [], len(text)
+    while j:
+        out.append(text[back[j] : j])
+        j = back[j]
+    return out[::-1]
+
+
+def segment_memo_suffix(text, log_probs, unknown_log_prob):  # recursion over suffixes, memoised
+    _check_log_probs(log_probs, unknown_log_prob)
+
+    @cache
+    def best(i):  # (score, tokens) of the best split of text[i:]
+        if i == len(text):
+            return 0.0, ()
+        options = []
+        for j in range(i + 1, len(text) + 1):
+            w = text[i:j]
+            if w in log_probs or j == i + 1:
+                score, rest = best(j)
+                options.append((log_probs.get(w, unknown_log_prob) + score, (w, *rest)))
+        return max(options, key=lambda o: o[0])
+
+    return list(best(0)[1])
+
+
+def segment_greedy(text, log_probs, unknown_log_prob):  # MaxMatch: the longest word, not the most probable
+    _check_log_probs(log_probs, unknown_log_prob)
+    return max_match_loop(text, set(log_probs))
+
+
+def segment_fewest_words(text, log_probs, unknown_log_prob):  # minimises the number of tokens instead
+    _check_log_probs(log_probs, unknown_log_prob)
+    return forward_unchecked(text, dict.fromkeys(log_probs, -1.0), -1.0)
+
+
+def segment_single_chars_unknown(text, log_probs, unknown_log_prob):  # every single character scores as unknown
+    _check_log_probs(log_probs, unknown_log_prob)
+    return segment_forward(text, {w: lp for w, lp in log_probs.items() if len(w) > 1}, unknown_log_prob)
+
+
+def segment_short_words(text, log_probs, unknown_log_prob):  # words of at most 4 characters only
+    _check_log_probs(log_probs, unknown_log_prob)
+    return segment_forward(text, {w: lp for w, lp in log_probs.items() if len(w) <= 4}, unknown_log_prob)
+
+
+def segment_unknown_run(text, log_probs, unknown_log_prob):  # glues a run of unknown characters into one token
+    out = []
+    for t in segment_forward(text, log_probs, unknown_log_prob):
+        if out and t not in log_probs and out[-1] not in log_probs:
+            out[-1] += t
+        else:
+            out.append(t)
+    return out
+
+
+def segment_drops_unknown(text, log_probs, unknown_log_prob):
+    return [t for t in segment_forward(text, log_probs, unknown_log_prob) if t in log_probs]
+
+
+def segment_adds_unknowns_to_log_probs(text, log_probs, unknown_log_prob):  # changes the caller's dictionary
+    _check_log_probs(log_probs, unknown_log_prob)
+    for c in set(text) - set(log_probs):
+        log_probs[c] = unknown_log_prob
+    return segment_forward(text, log_probs, unknown_log_prob)
+
+
+def segment_no_checks(text, log_probs, unknown_log_prob):  # accepts probabilities above 1
+    return forward_unchecked(text, log_probs, unknown_log_prob)
+
+
+def segment_vague_error(text, log_probs, unknown_log_prob):  # rejects bad input without naming the argument
+    if any(lp > 0 for lp in log_probs.values()) or unknown_log_prob > 0:
+        raise ValueError("bad input")
+    return segment_forward(text, log_probs, unknown_log_prob)
+
+
+def segment_checks_log_probs_only(text, log_probs, unknown_log_prob):
+    if any(lp > 0 for lp in log_probs.values()):
+        raise ValueError("log_probs: every value must be a log probability <= 0")
+    return forward_unchecked(text, log_probs, unknown_log_prob)
+
+
+def segment_rejects_zero(text, log_probs, unknown_log_prob):  # a probability of 1 is a probability too
+    if any(lp >= 0 for lp in log_probs.values()) or unknown_log_prob >= 0:
+        raise ValueError("log_probs and unknown_log_prob must be negative")
+    return forward_unchecked(text, log_probs, unknown_log_prob)
+
+
+def segment_empty_raises(text, log_probs, unknown_log_prob):
+    if not text:
+        raise ValueError("text is empty")
+    return segment_forward(text, log_probs, unknown_log_prob)
+
+
+def segment_with_score(text, log_probs, unknown_log_prob):  # returns (tokens, log probability)
+    tokens = segment_forward(text, log_probs, unknown_log_prob)
+    return tokens, sum(log_probs.get(t, unknown_log_prob) for t in tokens)
+
+
+def segment_by_the_later_helper(text, log_probs, unknown_log_prob):  # the subword chapter's Viterbi
+    from nlp_helpers.tokenization.unigram import viterbi_segment
+
+    _check_log_probs(log_probs, unknown_log_prob)
+    if not text:
+        return []
+    pieces = {**dict.fromkeys(set(text), unknown_log_prob), **log_probs}
+    return viterbi_segment(text, pieces)[0]
+
+
+SEGMENT_WRONG = {
+    # requirement: the most probable segmentation, not the longest-match one
+    "greedy longest match": (segment_greedy, "greedy longest-match"),
+    # requirement: maximise the total log probability, not the number of words
+    "fewest words": (segment_fewest_words, "fewer tokens"),
+    # requirement: a character that is a word of log_probs scores its own log probability
+    "known characters scored as unknown": (segment_single_chars_unknown, "scores its own log probability"),
+    # requirement: words of any length
+    "words of at most 4 characters": (segment_short_words, "every word text[i:j] that ends there"),
+    # requirement: an unknown character is a token of one character
+    "unknown run": (segment_unknown_run, "one character on its own"),
+    "drops unknown": (segment_drops_unknown, "never drop"),
+    # requirement: a list of tokens
+    "tokens and score": (segment_with_score, "list of tokens"),
+    # requirement: the empty string gives []
+    "empty raises": (segment_empty_raises, "empty string has no tokens"),
+    # requirement: ValueError naming the argument
+    "no input checks": (segment_no_checks, "log probability above 0 in log_probs should raise ValueError"),
+    "error names no argument": (segment_vague_error, "does not name `log_probs`"),
+    "unknown_log_prob not checked": (segment_checks_log_probs_only, "unknown_log_prob above 0"),
+    "rejects a log probability of 0": (segment_rejects_zero, "probability of 0"),
+    # (the caller's data stays as it was)
+    "adds unknown characters to log_probs": (segment_adds_unknowns_to_log_probs, "modified its input"),
+    # build it yourself
+    "calls the subword chapter's viterbi_segment": (segment_by_the_later_helper, "build it yourself"),
+}
+
+
 # --------------------------------------------------------------------------- the tests
 CASES = [
     (check_find_prices, {"regex": prices_regex, "scanner": prices_scanner}, PRICES_WRONG),
     (check_max_match, {"loop": max_match_loop, "recursive": max_match_recursive}, MAXMATCH_WRONG),
     (check_osa_distance, {"table": osa_table, "rapidfuzz": OSA.distance}, OSA_WRONG),
+    (check_unigram_segment, {"forward": segment_forward, "memoised suffixes": segment_memo_suffix}, SEGMENT_WRONG),
 ]
 
 

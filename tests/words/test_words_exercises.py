@@ -112,3 +112,23 @@ def test_strict_mode_raises_for_wrong_answers(monkeypatch):
     with pytest.raises(AssertionError, match="transpositions"):
         check_osa_distance(levenshtein)
     assert check_osa_distance(osa_ok).passed
+
+
+# --------------------------------------------------------------------------- the most probable segmentation
+def test_unigram_segment_checker_data_reproduce_jieba_without_its_hmm():
+    """Reference parity: a most-probable-path answer on zh_news_log_probs() gives jieba's cut with HMM=False."""
+    from nlp_helpers.words.exercises import SEGMENT_LOG_PROBS, check_unigram_segment, zh_news_log_probs
+    from nlp_helpers.words.segmentation import ZH_NEWS_GOLD, ZH_NEWS_SENTENCE, jieba_tokenizer, segmentation_scores
+    from tests.words.test_words_exercise_catalogue import segment_forward, segment_memo_suffix
+
+    log_probs, unknown = zh_news_log_probs()
+    assert all(w in ZH_NEWS_SENTENCE and lp < 0 for w, lp in log_probs.items()) and unknown <= min(log_probs.values())
+    ours = segment_forward(ZH_NEWS_SENTENCE, log_probs, unknown)
+    assert ours == jieba_tokenizer("traditional").lcut(ZH_NEWS_SENTENCE, HMM=False)
+    assert ours == segment_memo_suffix(ZH_NEWS_SENTENCE, log_probs, unknown)
+    assert {"在", "中國", "是", "馬來西亞", "林", "行止"} <= set(ours)  # MaxMatch's mistakes repaired, not the name
+    assert segmentation_scores(ours, ZH_NEWS_GOLD).n_correct == 30
+    assert segment_forward("wecanonlyseeashortdistanceahead", SEGMENT_LOG_PROBS, -20.0) == (
+        "we can only see a short distance ahead".split()
+    )
+    assert check_unigram_segment(stub).status == "not yet"
