@@ -17,37 +17,25 @@ Run: ``python -m benchmarks.bench_tokenization``.
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 
+from benchmarks.timing import agreement, timed
 from nlp_helpers.data.corpora import lee_background  # noqa: E402
 from nlp_helpers.tokenization.bpe import BPE, pretokenize, train_merges_naive  # noqa: E402
 
 
-def _timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    out = fn(*args, **kwargs)
-    return out, time.perf_counter() - start
-
-
-def _agreement(a: list, b: list) -> float:
-    """Fraction of positions where two lists agree (over the longer length)."""
-    n = max(len(a), len(b))
-    return 1.0 if n == 0 else sum(x == y for x, y in zip(a, b)) / n
-
-
 def bench_bpe_vs_naive(docs: list[str], num_merges: int) -> dict:
-    ours, t_ours = _timed(BPE.train, docs, num_merges)
+    ours, t_ours = timed(BPE.train, docs, num_merges)
 
     def naive():
         return train_merges_naive(Counter(c for d in docs for c in pretokenize(d)), num_merges)
 
-    ref, t_ref = _timed(naive)
+    ref, t_ref = timed(naive)
     speedup = t_ref / t_ours
     return {
         "helper": "nlp_helpers.tokenization.bpe.BPE.train",
         "reference": "train_merges_naive (recount all pairs per merge)",
-        "agreement": _agreement(ours.merges, ref),
+        "agreement": agreement(ours.merges, ref),
         "ours_s": t_ours,
         "reference_s": t_ref,
         "target": ">= 5x faster than the naive recount",
@@ -67,9 +55,9 @@ def _hf_train(chunks: list[str], num_merges: int) -> list[tuple[str, str]]:
 
 
 def bench_bpe_vs_huggingface(docs: list[str], num_merges: int) -> dict:
-    ours, t_ours = _timed(BPE.train, docs, num_merges)
-    ref, t_ref = _timed(lambda: _hf_train([c for d in docs for c in pretokenize(d)], num_merges))
-    agree = _agreement(ours.merges, ref)
+    ours, t_ours = timed(BPE.train, docs, num_merges)
+    ref, t_ref = timed(lambda: _hf_train([c for d in docs for c in pretokenize(d)], num_merges))
+    agree = agreement(ours.merges, ref)
     return {
         "helper": "nlp_helpers.tokenization.bpe.BPE.train",
         "reference": "tokenizers.trainers.BpeTrainer",
@@ -96,9 +84,9 @@ def bench_encode_vs_huggingface(docs: list[str], num_merges: int) -> dict:
     def hf_encode():
         return [[tok for enc in hf.encode_batch(pretokenize(t)) for tok in enc.tokens] for t in texts]
 
-    ours, t_ours = _timed(ours_encode)
-    ref, t_ref = _timed(hf_encode)
-    agree = _agreement(ours, ref)
+    ours, t_ours = timed(ours_encode)
+    ref, t_ref = timed(hf_encode)
+    agree = agreement(ours, ref)
     return {
         "helper": "nlp_helpers.tokenization.bpe.BPE.encode",
         "reference": "tokenizers.models.BPE (same merges)",

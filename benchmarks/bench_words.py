@@ -10,21 +10,9 @@ Run: ``python -m benchmarks.bench_words``.
 from __future__ import annotations
 
 import random
-import time
 
+from benchmarks.timing import agreement, timed
 from nlp_helpers.words.edit_distance import edit_distance
-
-
-def _timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    out = fn(*args, **kwargs)
-    return out, time.perf_counter() - start
-
-
-def _agreement(a: list, b: list) -> float:
-    """Fraction of positions where two lists agree (over the longer length)."""
-    n = max(len(a), len(b))
-    return 1.0 if n == 0 else sum(x == y for x, y in zip(a, b)) / n
 
 
 def bench_edit_distance_vs_nltk(n_pairs: int = 300) -> dict:
@@ -38,9 +26,9 @@ def bench_edit_distance_vs_nltk(n_pairs: int = 300) -> dict:
         )
         for _ in range(n_pairs)
     ]
-    ours, t_ours = _timed(lambda: [edit_distance(a, b, sub_cost=2).distance for a, b in pairs])
-    ref, t_ref = _timed(lambda: [nltk_edit_distance(a, b, substitution_cost=2) for a, b in pairs])
-    agree = _agreement(ours, ref)
+    ours, t_ours = timed(lambda: [edit_distance(a, b, sub_cost=2).distance for a, b in pairs])
+    ref, t_ref = timed(lambda: [nltk_edit_distance(a, b, substitution_cost=2) for a, b in pairs])
+    agree = agreement(ours, ref)
     return {
         "helper": "nlp_helpers.words.edit_distance.edit_distance",
         "reference": "nltk.edit_distance",

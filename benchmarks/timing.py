@@ -17,3 +17,16 @@ def best_of(fn: Callable[[], Any], repeats: int = 3) -> tuple[Any, float]:
         out = fn()
         best = min(best, time.perf_counter() - start)
     return out, best
+
+
+def timed(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[Any, float]:
+    """``fn(*args, **kwargs)`` once: its result and its wall time in seconds."""
+    start = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, time.perf_counter() - start
+
+
+def agreement(a: list, b: list) -> float:
+    """Fraction of positions where two lists agree (over the longer length; 1.0 for two empty lists)."""
+    n = max(len(a), len(b))
+    return 1.0 if n == 0 else sum(x == y for x, y in zip(a, b)) / n
