@@ -8,8 +8,8 @@
 //   - it is a tab stop (tabindex="0"), so a keyboard reader can scroll it with the arrow keys. A box that
 //     fits is no tab stop: equations are not (MathJax's inTabOrder: false, _config.yml), code blocks neither.
 // Equations are typeset lazily (MathJax, when one scrolls into view), and widgets draw after this script
-// may have run: new or changed boxes are checked again when they change, and all of them when the
-// window's width changes. A widget that redraws a box in place (patchChildren in the widgets' _common.js)
+// may have run: new or changed boxes are checked again when they change or a <details> holding them opens,
+// and all of them when the window's width changes. A widget that redraws a box in place (patchChildren in the widgets' _common.js)
 // drops the marks set here with the rest of the old attributes: the change of its class has it checked again.
 (function () {
   "use strict";
@@ -32,25 +32,37 @@
   };
   // Where the scrollbar's thumb is, for the one book.css draws on touch screens (whose own scrollbars
   // show only while a finger moves them): its width and position, as shares of the box.
+  // Returns the two custom properties to set (read only: no style is written here), or null.
   const thumb = (box) => {
     const range = box.scrollWidth - box.clientWidth;
-    if (range <= 1) return;
-    box.style.setProperty("--nlp-thumb-w", `${((100 * box.clientWidth) / box.scrollWidth).toFixed(1)}%`);
-    box.style.setProperty("--nlp-thumb-x", `${((100 * box.scrollLeft) / range).toFixed(1)}%`);
+    if (range <= 1) return null;
+    return [`${((100 * box.clientWidth) / box.scrollWidth).toFixed(1)}%`, `${((100 * box.scrollLeft) / range).toFixed(1)}%`];
+  };
+  // Written only when it changes: a write, even of the same value, would make the next read lay the page out.
+  const setThumb = (box, values) => {
+    if (!values || box.nlpThumb === `${values}`) return;
+    box.nlpThumb = `${values}`;
+    box.style.setProperty("--nlp-thumb-w", values[0]);
+    box.style.setProperty("--nlp-thumb-x", values[1]);
   };
   const onScroll = (event) => {
     const box = event.currentTarget;
     const more = edges(box);
+    const values = thumb(box);
     if (box.dataset.more !== more) box.dataset.more = more;
-    thumb(box);
+    setThumb(box, values);
   };
-  // Reads every box's size first, then writes: one layout for the whole page, not one per box.
+  // Reads every box's size first, then writes (and only what changed): one layout for the whole page, not
+  // one per box. A widget redraws some of its boxes at every step of a slider, so this runs at every step.
   const check = (boxes) => {
-    const seen = boxes.map((box) => [box, box.scrollWidth > box.clientWidth + 1, edges(box)]);
-    for (const [box, wide, more] of seen) {
-      box.classList.toggle("nlp-overflows", wide);
+    const seen = boxes.map((box) => {
+      const wide = box.scrollWidth > box.clientWidth + 1;
+      return [box, wide, edges(box), wide ? thumb(box) : null];
+    });
+    for (const [box, wide, more, values] of seen) {
+      if (box.classList.contains("nlp-overflows") !== wide) box.classList.toggle("nlp-overflows", wide);
       if (box.dataset.more !== more) box.dataset.more = more;
-      if (wide) thumb(box);
+      setThumb(box, values);
       if (box.tagName === "MJX-CONTAINER") {
         // MathJax's own tabindex is -1 (out of the tab order): keep it so when the equation fits.
         const want = wide ? "0" : "-1";
@@ -90,6 +102,8 @@
         const target = r.target.nodeType === 1 ? r.target : r.target.parentElement;
         const inside = target && target.closest(BOXES);
         if (inside) boxes.add(inside);
+        // A <details> opened: what it shows is laid out only now (a widget's folded table, say).
+        if (r.attributeName === "open" && target.open) target.querySelectorAll(BOXES).forEach((b) => boxes.add(b));
         for (const node of r.addedNodes) {
           if (node.nodeType !== 1) continue;
           if (node.matches(BOXES)) boxes.add(node);
@@ -97,7 +111,7 @@
         }
       }
       if (boxes.size) later([...boxes]);
-    }).observe(article, { childList: true, subtree: true, attributes: true, attributeFilter: ["class"] });
+    }).observe(article, { childList: true, subtree: true, attributes: true, attributeFilter: ["class", "open"] });
     let width = window.innerWidth;
     window.addEventListener("resize", () => {
       if (window.innerWidth === width) return;
