@@ -197,6 +197,7 @@ function renderExplorer(model, el) {
   const chartBox = h("div", { class: "nlpw-drawing" }); // a frame that scrolls on a phone narrower than the chart
   const tableBox = h("div");
   const note = h("p", { class: "nlpw-note" });
+  const restKeptOut = h("span", { "data-testid": "sampling-rest-kept" });
 
   const sel = select({
     label: "Prompt",
@@ -313,7 +314,10 @@ function renderExplorer(model, el) {
     setText(chart.sr, `Most likely next token ${showToken(p.tokens[0])} with probability ${fmt(res.probs[0], 3)}; ${res.nucleus} tokens survive the filters.`);
   }
 
-  function draw() {
+  // One redraw per input: a slider's own event and the model's echo of it (sync -> change:...) both ask.
+  const draw = batchedDraw(drawNow);
+
+  function drawNow() {
     const p = prompts[state.index];
     const n = p.tokens.length;
     const nTail = p.tail.counts.reduce((s, c) => s + c, 0);
@@ -336,10 +340,17 @@ function renderExplorer(model, el) {
     setText(entropyOut, fmt(res.entropy, 3));
     setText(nucleusOut, String(res.nucleus));
     const restKept = res.kept.slice(shown).filter(Boolean).length + res.otherKept;
-    setText(note, `All ${(n + nTail).toLocaleString("en")} tokens of the vocabulary count: the chart draws the ${shown} most likely one by one ` +
-      `and the other ${rest.toLocaleString("en")} in its last bar (${restKept.toLocaleString("en")} of them can be sampled); ` +
-      `the table lists the ${n} most likely. ` +
-      "In the chart ␣ marks a space, ↵ a newline; dashed outlines are removed tokens, drawn at their probability before filtering.");
+    // The note's words change only with the prompt; a slider step rewrites one number in it (rewriting the
+    // whole paragraph would have the browser shape and lay out all of its text again at every step).
+    const noteKey = `${n}/${nTail}/${shown}`;
+    if (note.nlpKey !== noteKey) {
+      note.nlpKey = noteKey;
+      note.replaceChildren(`All ${(n + nTail).toLocaleString("en")} tokens of the vocabulary count: the chart draws the ${shown} most likely one by one ` +
+        `and the other ${rest.toLocaleString("en")} in its last bar (`, restKeptOut, " of them can be sampled); " +
+        `the table lists the ${n} most likely. ` +
+        "In the chart ␣ marks a space, ↵ a newline; dashed outlines are removed tokens, drawn at their probability before filtering.");
+    }
+    setText(restKeptOut, restKept.toLocaleString("en"));
     const tProbs = nTail > 0 ? [...res.probs, res.other] : res.probs;
     const tKept = nTail > 0 ? [...res.kept, res.otherKept > 0] : res.kept;
     table.rows.forEach(({ cell, status }, i) => {
@@ -363,7 +374,7 @@ function renderExplorer(model, el) {
 
   root.append(h("div", { class: "nlpw-controls" }, [sel.root, tSlider.root, kSlider.root, pSlider.root]), promptText, stats, chartBox, note, tableBox);
   el.append(root);
-  draw();
+  drawNow();
 }
 
 // The computation behind each bar: z -> z / T -> exp(z / T - max) -> / sum = p.
