@@ -26,7 +26,8 @@ Widget JavaScript is embedded in a built page's widget state when its notebook r
 ``nlp_helpers/widgets/*.js`` module reaches a built page only at the next build. To time a change on the
 pages without rebuilding the book: ``python -m benchmarks.bench_widgets --swap-js COPY`` copies the built
 site to COPY and replaces, in every page, each widget model's embedded module (``_esm``) by the current
-``load_esm`` text of the same module (recognised by its first line), then times that copy;
+``load_esm`` text of the same module (recognised by its first line), and its styles (``_css``) by the current
+``widgets.css``, then times that copy;
 ``--swap-js COPY --js-dir DIR`` takes the modules from DIR instead (an older version, say ``git show``'n
 into a folder), for a before/after pair in the same minute.
 
@@ -286,13 +287,16 @@ def swap_js(site: Path, copy: Path, js_dir: Path = WIDGETS) -> int:
     """Copy the built site ``site`` to ``copy`` with each page's embedded widget modules taken from ``js_dir``.
 
     A model's ``_esm`` is recognised by its module's first line ("// BPEStepper: ...") and replaced by
-    ``_common.js`` + that module from ``js_dir``. Returns how many embedded modules were replaced."""
+    ``_common.js`` + that module from ``js_dir``; in its ``_css``, the shared styles (``load_css``, which every
+    widget's styles begin with: the shortest ``_css`` of the site) by ``js_dir``'s ``widgets.css``, where there is
+    one, keeping the widget's own styles after them. Returns how many embedded modules were replaced."""
     if not (site / "index.html").exists():
         raise FileNotFoundError(f"no built book in {site}")
     if copy.exists():
         shutil.rmtree(copy)
     shutil.copytree(site, copy)
     common = (js_dir / "_common.js").read_text(encoding="utf-8")
+    css = (js_dir / "widgets.css").read_text(encoding="utf-8") if (js_dir / "widgets.css").exists() else None
     modules = {}
     for js in js_dir.glob("*.js"):
         if js.name.startswith("_"):
@@ -300,20 +304,32 @@ def swap_js(site: Path, copy: Path, js_dir: Path = WIDGETS) -> int:
         first = js.read_text(encoding="utf-8").splitlines()[0]
         modules[first.split(":")[0]] = common + "\n" + js.read_text(encoding="utf-8")
     marker = '<script type="application/vnd.jupyter.widget-state+json">'
-    replaced = 0
+    pages = {}
     for html in copy.rglob("*.html"):
         text = html.read_text(encoding="utf-8")
         start = text.find(marker)
-        if start < 0:
-            continue
-        end = text.index("</script>", start)
-        state = json.loads(text[start + len(marker) : end])
+        if start >= 0:
+            end = text.index("</script>", start)
+            pages[html] = (text, start, end, json.loads(text[start + len(marker) : end]))
+    styles = {
+        m["state"]["_css"]
+        for _, _, _, state in pages.values()
+        for m in state.get("state", {}).values()
+        if isinstance(m.get("state", {}).get("_css"), str)
+    }
+    shared = min(styles, key=len) if styles else ""
+    if css is not None and not all(x.startswith(shared) for x in styles):
+        raise ValueError("the embedded widget styles do not all begin with the same shared styles")
+    replaced = 0
+    for html, (text, start, end, state) in pages.items():
         for model in state.get("state", {}).values():
             esm = model.get("state", {}).get("_esm")
             key = _module_key(esm, modules) if isinstance(esm, str) else None
             if key in modules:
                 model["state"]["_esm"] = modules[key]
                 replaced += 1
+                if css is not None and isinstance(model["state"].get("_css"), str):
+                    model["state"]["_css"] = css + model["state"]["_css"][len(shared) :]
         blob = json.dumps(state).replace("</", "<\\/")
         html.write_text(text[: start + len(marker)] + blob + text[end:], encoding="utf-8")
     return replaced
