@@ -45,6 +45,19 @@ PAGE_BYTES_JS = """() => {
 }"""
 
 
+SETTLED_JS = """async () => {
+  await document.fonts.ready;
+  const count = () => performance.getEntriesByType('resource').length;
+  const start = performance.now();
+  for (let seen = count(); performance.now() - start < 5000; ) {
+    await new Promise((done) => setTimeout(done, 300));
+    const now = count();
+    if (now === seen) return;
+    seen = now;
+  }
+}"""
+
+
 @pytest.mark.parametrize("rel", built_pages())
 def test_no_page_scrolls_sideways_on_a_phone(book_page, rel):
     page, _ = book_page(rel, width=PHONE_WIDTH)
@@ -57,7 +70,10 @@ def test_no_page_scrolls_sideways_on_a_phone(book_page, rel):
 @pytest.mark.parametrize("rel", built_pages())
 def test_every_page_weighs_under_5_mb_and_loads_the_widget_manager_only_with_widgets(book_page, rel):
     page, _ = book_page(rel)
-    page.wait_for_load_state("networkidle")
+    # What the page still fetches once it is drawn (web fonts, MathJax's fonts as equations are typeset)
+    # counts too: wait until no new resource has arrived for 300 ms (at most 5 s). Playwright's
+    # "networkidle" (500 ms with no connection at all) cost up to 2 s a page here.
+    page.evaluate(SETTLED_JS)
     total = page.evaluate(PAGE_BYTES_JS)
     assert total < MAX_PAGE_BYTES, f"{rel} loads {total / 1e6:.2f} MB"
     loads_manager = page.evaluate(
