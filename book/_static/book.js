@@ -9,8 +9,9 @@
 //     fits is no tab stop: equations are not (MathJax's inTabOrder: false, _config.yml), code blocks neither.
 // Equations are typeset lazily (MathJax, when one scrolls into view), and widgets draw after this script
 // may have run: new or changed boxes are checked again when they change or a <details> holding them opens,
-// and all of them when the window's width changes. A widget that redraws a box in place (patchChildren in the widgets' _common.js)
-// drops the marks set here with the rest of the old attributes: the change of its class has it checked again.
+// and all of them when the window's width changes. A widget that redraws a box in place (patchChildren in
+// the widgets' _common.js) drops the marks set here with the rest of the old attributes: the change of its
+// class has it checked again.
 (function () {
   "use strict";
   const BOXES = [

@@ -41,6 +41,32 @@ def test_swap_js_replaces_each_embedded_module_by_the_current_one_of_the_same_wi
     assert (site / "book" / "tokenization" / "bpe.html").read_text(encoding="utf-8") == _page(models)
 
 
+def test_swap_js_replaces_the_shared_styles_and_keeps_each_widgets_own(tmp_path):
+    site = tmp_path / "site"
+    (site / "book").mkdir(parents=True)
+    (site / "index.html").write_text("<html></html>", encoding="utf-8")
+    old_shared = "/* Shared widget styles (an older copy). */\n.nlpw { color: red; }\n"
+    own = ".nlpw-bpe-chip { margin: 0; }\n"
+    models = {
+        "a": {"model_module": "anywidget", "state": {"_esm": "// BPEStepper: old\n", "_css": old_shared + own}},
+        "b": {"model_module": "anywidget", "state": {"_esm": "// TfidfSearch: old\n", "_css": old_shared}},
+    }
+    (site / "book" / "page.html").write_text(_page(models), encoding="utf-8")
+    js_dir = tmp_path / "js"
+    js_dir.mkdir()
+    (js_dir / "_common.js").write_text("// common\n", encoding="utf-8")
+    (js_dir / "bpe.js").write_text("// BPEStepper: new\nexport default {};\n", encoding="utf-8")
+    (js_dir / "tfidf_search.js").write_text("// TfidfSearch: new\nexport default {};\n", encoding="utf-8")
+    (js_dir / "widgets.css").write_text("/* Shared widget styles, new. */\n", encoding="utf-8")
+    assert swap_js(site, tmp_path / "copy", js_dir) == 2
+    text = (tmp_path / "copy" / "book" / "page.html").read_text(encoding="utf-8")
+    start = text.index(MARKER) + len(MARKER)
+    state = json.loads(text[start : text.index("</script>", start)])["state"]
+    assert state["a"]["state"]["_css"] == "/* Shared widget styles, new. */\n" + own
+    assert state["b"]["state"]["_css"] == "/* Shared widget styles, new. */\n"
+    assert state["a"]["state"]["_esm"] == "// common\n\n// BPEStepper: new\nexport default {};\n"
+
+
 def test_standalone_pages_hold_the_module_and_the_widgets_state(tmp_path):
     for name in ("bpe", "positional"):
         html = standalone_page(name).read_text(encoding="utf-8")

@@ -341,6 +341,10 @@ def test_js_draws_the_golden_probabilities_after_moving_the_sliders(tmp_path):
         np.testing.assert_allclose(_probs(out, "sampling", n + 1, attr=False), want, atol=golden["tolerance"] + 5e-5)
         assert float(out["sampling-entropy"]["text"]) == pytest.approx(case["entropy"], abs=golden["entropy_tolerance"])
         assert int(out["sampling-nucleus"]["text"]) == case["nucleus"], case["name"]
+        # the note's count of the tokens gathered in the chart's last bar that can still be sampled: all that
+        # can be sampled but those among the 20 drawn one by one (rewritten in place at each step)
+        drawn_kept = int((want[:20] > 0).sum())
+        assert int(out["sampling-rest-kept"]["text"].replace(",", "")) == case["nucleus"] - drawn_kept, case["name"]
 
 
 def test_js_inserts_tokens_and_prompts_as_text(tmp_path):
