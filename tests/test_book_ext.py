@@ -191,33 +191,6 @@ def test_the_widget_manager_is_loaded_only_by_pages_with_a_widget(has_widget):
     assert kept == (files if has_widget else ["_static/jquery.js", "_static/book.js"])
 
 
-def test_the_widget_renderer_is_the_first_deferred_script():
-    """Deferred scripts run in document order: the renderer goes before MathJax and the theme's scripts."""
-
-    class Script:
-        def __init__(self, filename, defer=False):
-            self.filename, self.priority = filename, 500
-            self.attributes = {"defer": "defer"} if defer else {}
-
-    scripts = [
-        Script("_static/doctools.js"),
-        Script("_static/mathjax/tex-chtml.js", defer=True),
-        Script(None),  # the inline widget state
-        Script("_static/nlp-widgets.js", defer=True),
-        Script("_static/search-snippets.js", defer=True),
-    ]
-    context = {"script_files": scripts, "body": '<script type="application/vnd.jupyter.widget-view+json">{}</script>'}
-    book_ext._clean_scripts(None, "page", "page.html", context, None)
-    kept = [s.filename for s in context["script_files"]]
-    assert kept == [
-        "_static/doctools.js",
-        "_static/nlp-widgets.js",
-        "_static/mathjax/tex-chtml.js",
-        None,
-        "_static/search-snippets.js",
-    ]
-
-
 def test_exercise_stubs_are_found_under_their_exercise():
     md = "```{exercise} Relative term frequency\n:label: tfidf-ex-rel\n\nWrite `relative_tf`.\n```"
     nb = {

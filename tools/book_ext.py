@@ -22,11 +22,13 @@ kernel) and ``NLP_BOOK_BUILD=1`` (exercise checkers tell the reader what to do i
 their verdict on the hidden solution).
 
 5. Page weight and console: the widget renderer (``book/_static/nlp-widgets.js``, configured as
-``nb_ipywidgets_js``) is loaded only by pages that show a widget, as the first of their deferred scripts; the ".pdf" download (the browser's print dialog on a
-40,000 px page, not a real PDF) is removed from the download menu; and the theme's start-up script,
-which sets the colour mode to "" when the reader never chose one (logging "Got invalid theme mode" on
-every first visit), defaults to "auto"; and the theme's 1.5 MB Font Awesome script (which only swaps the
-icons its stylesheet already draws from web fonts for SVGs) is not loaded.
+``nb_ipywidgets_js``) is loaded only by pages that show a widget, right after their first widget view
+(``tools/early_widgets.py``: that widget is drawn before MathJax and the theme's scripts run); the
+".pdf" download (the browser's print dialog on a 40,000 px page, not a real PDF) is removed from the
+download menu; and the theme's start-up script, which sets the colour mode to "" when the reader never
+chose one (logging "Got invalid theme mode" on every first visit), defaults to "auto"; and the theme's
+1.5 MB Font Awesome script (which only swaps the icons its stylesheet already draws from web fonts for
+SVGs) is not loaded.
 
 6. Exercises on the web page: an exercise's starting point (the code cell tagged ``exercise-stub``, and
 ``remove-cell`` because students' notebooks show it as a cell to edit) is shown read-only under its
@@ -154,13 +156,6 @@ def _clean_scripts(app: Any, pagename: str, templatename: str, context: dict, do
             continue
         seen.add(key)
         unique.append(script)
-    # The widget renderer runs first of the deferred scripts, so the widgets are drawn before MathJax and
-    # the theme's scripts take their turn (deferred scripts run in document order).
-    renderer = [s for s in unique if Path(str(getattr(s, "filename", s) or "")).name == "nlp-widgets.js"]
-    deferred = [i for i, s in enumerate(unique) if "defer" in getattr(s, "attributes", {}) and s not in renderer]
-    if renderer and deferred and deferred[0] < unique.index(renderer[0]):
-        unique.remove(renderer[0])
-        unique.insert(deferred[0], renderer[0])
     context["script_files"] = unique
 
 
@@ -363,6 +358,7 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
     # Helpers of their own modules (tools/ is on sys.path: it holds this extension, _config.yml's
     # local_extensions).
     import pydata_sphinx_theme
+    from early_widgets import WidgetScriptError, draw_widgets_early
     from figure_space import mark_wide_diagrams, reserve_figure_space, svg_size, svg_width_and_text
     from font_subset import subset_theme_fonts
 
@@ -374,6 +370,10 @@ def _fix_theme_accessibility(app: Any, exception: Exception | None) -> None:
         text = lambda src, here=page.parent: svg_width_and_text(here / src)  # noqa: E731
         fixed = mark_wide_diagrams(fixed, text, min_scale=MIN_SCALE, column_px=PHONE_COLUMN_PX, css_class=WIDE_FIGURE)
         fixed = reserve_figure_space(fixed, lambda src, here=page.parent: svg_size(here / src))
+        try:
+            fixed = draw_widgets_early(fixed, name)
+        except WidgetScriptError as err:
+            raise ExtensionError(f"tools/book_ext.py: {err}") from err
         check_page(fixed, name)
         if fixed != html:
             page.write_text(fixed, encoding="utf-8")

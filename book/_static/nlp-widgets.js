@@ -119,17 +119,26 @@
     await definition.render({ model, el });
   }
 
-  async function renderAll() {
-    const stateScript = document.querySelector(STATE);
-    if (!stateScript) return;
-    const models = JSON.parse(stateScript.textContent).state;
-    await Promise.all(
-      [...document.querySelectorAll(VIEW)].map((script) =>
-        renderView(script, models).catch((err) => console.error("widget failed to render:", err))
-      )
+  // Each view is drawn once. The page loads this script right after its first widget view, as a plain
+  // (parser-blocking) script, so the first widget is drawn while the rest of the page is still parsed and
+  // the browser can paint it before the deferred scripts (MathJax, the theme) run; the views parsed
+  // later are drawn when the document has been parsed. Loaded any other way (deferred, or after
+  // parsing), it draws every view at once.
+  const drawn = new WeakSet();
+  let models = null;
+  function renderAll() {
+    if (!models) {
+      const stateScript = document.querySelector(STATE);
+      if (!stateScript) return Promise.resolve();
+      models = JSON.parse(stateScript.textContent).state;
+    }
+    const views = [...document.querySelectorAll(VIEW)].filter((script) => !drawn.has(script));
+    views.forEach((script) => drawn.add(script));
+    return Promise.all(
+      views.map((script) => renderView(script, models).catch((err) => console.error("widget failed to render:", err)))
     );
   }
 
+  renderAll();
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", renderAll);
-  else renderAll();
 })();

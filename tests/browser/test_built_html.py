@@ -136,3 +136,20 @@ def test_every_icon_a_page_names_is_in_the_served_fonts_and_only_search_loads_th
     missing = sorted(name for name in named if not icons[name] & drawable)
     assert not missing, f"{rel} names icons the served fonts cannot draw: {missing}"
     assert ("searchindex.js" in html) == (rel == "search.html")
+
+
+@pytest.mark.parametrize("rel", built_pages())
+def test_a_widget_page_loads_the_renderer_right_after_its_first_widget(rel):
+    """The renderer is a plain script just after the first view (its widget is drawn while the page is
+    parsed, before MathJax and the theme's scripts), and appears nowhere else; a page without a widget
+    does not load it."""
+    html = (BUILD / rel).read_text(encoding="utf-8")
+    renderers = re.findall(r"<script[^>]*nlp-widgets\.js[^>]*>", html)
+    first_view = html.find('<script type="application/vnd.jupyter.widget-view+json">')
+    if first_view < 0:
+        assert renderers == [], f"{rel} shows no widget but loads the renderer"
+        return
+    assert len(renderers) == 1, f"{rel} loads the renderer {len(renderers)} times"
+    assert "defer" not in renderers[0] and "async" not in renderers[0], renderers[0]
+    end_of_view = html.index("</script>", first_view) + len("</script>")
+    assert html.startswith(renderers[0], end_of_view), f"{rel}: the renderer is not right after the first widget view"

@@ -63,3 +63,41 @@ def test_plain_and_real_modules_both_draw(browser, renderer_page_url):
     assert page.locator("#real-0 .widget-subarea").text_content() == "module string"
     assert problems == []
     context.close()
+
+
+@pytest.fixture(scope="module")
+def early_page_url(tmp_path_factory):
+    """A page as the book writes it: the renderer, a plain script, right after the first view; more views
+    after it; an inline script after them notes what was drawn while the page was still being parsed."""
+    state = {"state": {"plain": _model(PLAIN), "real": _model(REAL_MODULE)}}
+
+    def view(name: str, k: int) -> str:
+        spec = json.dumps({"model_id": name, "version_major": 2, "version_minor": 1})
+        return f'<section id="{name}-{k}"><script type="application/vnd.jupyter.widget-view+json">{spec}</script>'
+
+    html = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>renderer</title><link rel="icon" href="data:,">
+<script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>
+</head><body>{view("plain", 0)}<script src="_static/nlp-widgets.js"></script></section>
+<p>{"text " * 2000}</p>{view("plain", 1)}</section>{view("real", 0)}</section>
+<script>window.__whileParsing = [...document.querySelectorAll('.widget-subarea')].map(s => s.textContent);</script>
+</body></html>"""
+    with serve_static_page(tmp_path_factory.mktemp("early"), html, ROOT / "book" / "_static") as url:
+        yield url
+
+
+def test_the_first_widget_is_drawn_while_the_page_is_parsed_and_every_view_once(browser, early_page_url):
+    context = browser.new_context()
+    page = context.new_page()
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+    page.goto(early_page_url)
+    page.wait_for_function("() => document.querySelector('#real-0 .widget-subarea')?.textContent === 'module string'")
+    # Before the parser reached the later views, the first one was drawn, and only it.
+    assert page.evaluate("window.__whileParsing") == ["plain 1+1"]
+    assert page.locator(".widget-subarea").count() == 3  # the later views are drawn once each, not redrawn
+    assert [page.locator(f"#{v} .widget-subarea").count() for v in ("plain-0", "plain-1", "real-0")] == [1, 1, 1]
+    page.locator("#plain-0 button").click()  # two views of one model drawn at different times stay in step
+    assert page.locator("#plain-1 .widget-subarea span").text_content() == "plain 2"
+    assert problems == []
+    context.close()
