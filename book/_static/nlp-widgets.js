@@ -121,9 +121,9 @@
 
   // Each view is drawn once. The page loads this script right after its first widget view, as a plain
   // (parser-blocking) script, so the first widget is drawn while the rest of the page is still parsed and
-  // the browser can paint it before the deferred scripts (MathJax, the theme) run; the views parsed
-  // later are drawn when the document has been parsed. Loaded any other way (deferred, or after
-  // parsing), it draws every view at once.
+  // the browser can paint it before the deferred scripts (MathJax, the theme) run. The views parsed later
+  // are drawn as soon as the whole document is parsed: the document becomes "interactive" before the
+  // deferred scripts run. Loaded any other way (deferred, or after parsing), it draws every view at once.
   const drawn = new WeakSet();
   let models = null;
   function renderAll() {
@@ -140,5 +140,11 @@
   }
 
   renderAll();
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", renderAll);
+  if (document.readyState === "loading") {
+    document.addEventListener("readystatechange", function parsed() {
+      if (document.readyState === "loading") return;
+      document.removeEventListener("readystatechange", parsed);
+      renderAll();
+    });
+  }
 })();

@@ -92,39 +92,89 @@ def _verdict(fieldset) -> tuple[str | None, str]:
     return box.get_attribute("data-verdict"), text
 
 
+# The same answers as a reader's, sent from the page in one step: a click on an option's label (which checks
+# its radio button and fires "change"), typing into the field and Enter, a click on "Check".
+ANSWER_JS = """(items) => items.map((it) => {
+  const root = document.querySelector(`.nlpw-qc[data-check-id="${CSS.escape(it.check)}"]`);
+  const fs = root.querySelectorAll('fieldset.quick-check')[it.index];
+  const box = fs.querySelector("[data-testid='qc-feedback']");
+  const read = () => [box.getAttribute('data-verdict'), box.innerText.replace(/\\s+/g, ' ')];
+  if (it.kind === 'choice') {
+    const labels = fs.querySelectorAll('label.qc-option');
+    labels[it.wrong].click();
+    const wrong = read();
+    labels[it.right].click();
+    return [wrong, read()];
+  }
+  const field = fs.querySelector("[data-testid='qc-input']");
+  const type = (text) => { field.focus(); field.value = text; field.dispatchEvent(new Event('input', {bubbles: true})); };
+  type(it.wrong);
+  field.dispatchEvent(new KeyboardEvent('keydown', {key: 'Enter', bubbles: true, cancelable: true}));
+  const wrong = read();
+  type(it.right);
+  fs.querySelector("[data-testid='qc-check']").click();
+  return [wrong, read()];
+})"""
+
+
+def _judged(where: str, q: dict, k, expect: str, verdict: str | None, text: str) -> None:
+    """Assert one answer's verdict (and, for an option, its own feedback)."""
+    assert not _TWICE.search(text), f"{where}: the verdict is said twice: {text!r}"
+    if q["kind"] == "choice":
+        assert verdict == expect, f"{where}: option {k} marked {verdict}, expected {expect}"
+        feedback = re.sub(r"\s+", " ", q["feedback"][k].replace("`", "")).strip()
+        assert feedback in re.sub(r"\s+", " ", text), f"{where}: option {k} feedback missing: {text!r}"
+    else:
+        assert verdict == expect, f"{where}: the number {k} was marked {verdict}, expected {expect}"
+
+
 def answer_every_question(page, *, tap: bool = False) -> int:
-    """Answer every quick check of ``page`` wrongly, then rightly, checking each verdict; returns how many."""
+    """Answer every quick check of ``page`` wrongly, then rightly, checking each verdict; returns how many.
+
+    The first question of each kind (options, a number) is answered as a reader does: a tap (or a click) on
+    an option, typing and Enter, a tap on "Check". The widget's code is the same for every question; what
+    differs is each question's data, so the others get the same events sent from the page, all in one step.
+    """
     questions = page.evaluate(QUESTIONS_JS)
     assert questions, "the page embeds no QuickCheck state"
-    n = 0
+    n, by_hand, scripted = 0, set(), []
     for check_id, qs in questions.items():
         root = page.locator(f".nlpw-qc[data-check-id='{check_id}']")
         assert root.count() == 1, f"quick check {check_id} is drawn {root.count()} times"
         fieldsets = root.locator("fieldset.quick-check")
         assert fieldsets.count() == len(qs)
         for i, q in enumerate(qs):
-            fs = fieldsets.nth(i)
-            fs.scroll_into_view_if_needed()
             where = f"{check_id} question {i + 1}"
+            n += 1
             if q["kind"] == "choice":
                 wrong = next(k for k in range(len(q["options"])) if k != q["answer"])
-                for k, expect in ((wrong, "wrong"), (q["answer"], "right")):
+                answers = (wrong, q["answer"])
+            else:
+                answers = (repr(_wrong_number(q)), repr(q["answer"]))
+            if q["kind"] in by_hand:
+                scripted.append((where, q, answers, {"check": check_id, "index": i, "kind": q["kind"]}))
+                continue
+            by_hand.add(q["kind"])
+            fs = fieldsets.nth(i)
+            fs.scroll_into_view_if_needed()
+            if q["kind"] == "choice":
+                for k, expect in zip(answers, ("wrong", "right")):
                     row = fs.locator("label.qc-option").nth(k)
                     row.tap() if tap else row.click()
-                    verdict, text = _verdict(fs)
-                    assert verdict == expect, f"{where}: option {k} marked {verdict}, expected {expect}"
-                    feedback = re.sub(r"\s+", " ", q["feedback"][k].replace("`", "")).strip()
-                    assert feedback in re.sub(r"\s+", " ", text), f"{where}: option {k} feedback missing: {text!r}"
+                    _judged(where, q, k, expect, *_verdict(fs))
             else:
                 field = fs.locator("[data-testid='qc-input']")
-                field.fill(repr(_wrong_number(q)))
+                field.fill(answers[0])
                 field.press("Enter")
-                assert _verdict(fs)[0] == "wrong", f"{where}: a wrong number was not marked wrong"
-                field.fill(repr(q["answer"]))
+                _judged(where, q, answers[0], "wrong", *_verdict(fs))
+                field.fill(answers[1])
                 button = fs.locator("[data-testid='qc-check']")
                 button.tap() if tap else button.click()
-                assert _verdict(fs)[0] == "right", f"{where}: the answer {q['answer']} was not marked right"
-            n += 1
+                _judged(where, q, answers[1], "right", *_verdict(fs))
+    items = [{**item, "wrong": answers[0], "right": answers[1]} for _, _, answers, item in scripted]
+    for (where, q, answers, _), got in zip(scripted, page.evaluate(ANSWER_JS, items), strict=True):
+        for k, expect, (verdict, text) in zip(answers, ("wrong", "right"), got):
+            _judged(where, q, k, expect, verdict, text)
     return n
 
 

@@ -5,6 +5,7 @@ through a real dynamic ``import()``. Both must draw, and two views of one model 
 from __future__ import annotations
 
 import json
+import urllib.parse
 
 import pytest
 
@@ -75,8 +76,11 @@ def early_page_url(tmp_path_factory):
         spec = json.dumps({"model_id": name, "version_major": 2, "version_minor": 1})
         return f'<section id="{name}-{k}"><script type="application/vnd.jupyter.widget-view+json">{spec}</script>'
 
+    # A deferred script (as MathJax and the theme's are) notes what was drawn when it ran.
+    deferred = "window.__atDeferred = document.querySelectorAll('.widget-subarea').length;"
     html = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>renderer</title><link rel="icon" href="data:,">
 <script type="application/vnd.jupyter.widget-state+json">{json.dumps(state)}</script>
+<script defer src="data:text/javascript,{urllib.parse.quote(deferred)}"></script>
 </head><body>{view("plain", 0)}<script src="_static/nlp-widgets.js"></script></section>
 <p>{"text " * 2000}</p>{view("plain", 1)}</section>{view("real", 0)}</section>
 <script>window.__whileParsing = [...document.querySelectorAll('.widget-subarea')].map(s => s.textContent);</script>
@@ -95,6 +99,8 @@ def test_the_first_widget_is_drawn_while_the_page_is_parsed_and_every_view_once(
     page.wait_for_function("() => document.querySelector('#real-0 .widget-subarea')?.textContent === 'module string'")
     # Before the parser reached the later views, the first one was drawn, and only it.
     assert page.evaluate("window.__whileParsing") == ["plain 1+1"]
+    # ... and every view had been drawn by the time the deferred scripts ran.
+    assert page.evaluate("window.__atDeferred") == 3
     assert page.locator(".widget-subarea").count() == 3  # the later views are drawn once each, not redrawn
     assert [page.locator(f"#{v} .widget-subarea").count() for v in ("plain-0", "plain-1", "real-0")] == [1, 1, 1]
     page.locator("#plain-0 button").click()  # two views of one model drawn at different times stay in step
