@@ -10,14 +10,19 @@ summary), not raised; the allowlist may only shrink.
 
 from __future__ import annotations
 
+import itertools
+import textwrap
+
 import nbformat
 import numpy as np
 import pytest
 from bs4 import BeautifulSoup
 from PIL import Image
 
+from tools import page_time as pt
 from tools import reader_path as rp
 from tools import reader_path_html as rh
+from tools.classroom.exercises import MINUTES
 from tools.notebooks import setup_cell
 
 # The pages not yet converted when the checks arrived. Entries may leave the allowlist, never join it.
@@ -44,7 +49,7 @@ OPENER = """# A page
 :class: page-opener
 - **You will learn:** how to count.
 - **You need:** {doc}`intro`.
-- **Time:** about 20 minutes
+- **Time:** about 20 minutes to read and run the page.
 :::
 """
 QUICK = 'QuickCheck("demo-page", [Numeric("One?", answer=1.0, tolerance=0.1, explanation="one")])'
@@ -90,7 +95,10 @@ def test_main_path_leaves_out_going_further_and_the_closing_sections():
         ({"further": md("## Going further: x\n\n" + "word " * 4600)}, "on the whole page (limit 4,500)"),
         ({"further": code("x = 1\n" * 451)}, "on the whole page (limit 450)"),
         ({"opener": md("# A page\n\nNo opener.")}, "no `page-opener`"),
-        ({"opener": md(OPENER.replace("- **Time:** about 20 minutes\n", ""))}, "lacks 'Time'"),
+        (
+            {"opener": md(OPENER.replace("- **Time:** about 20 minutes to read and run the page.\n", ""))},
+            "lacks 'Time'",
+        ),
         ({"summary": md("## In short\n\n- x")}, "no `## Summary`"),
         ({"checks": md("## Self-test")}, "no `## Quick checks`"),
         ({"quick": code(QUICK)}, "no code cell tagged remove-input"),
@@ -123,6 +131,145 @@ def test_what_the_checks_allow():
     assert failures(good_page(prose=aside, code=hidden, further=linked)) == []
     # code hidden from the reader does not count as visible code
     assert failures(good_page(code=code("x = 1\n" * 400, "hide-input"))) == []
+
+
+# ---------------------------------------------------------------- the opener's Time line (tools/page_time.py)
+def exercise(title: str) -> nbformat.NotebookNode:
+    label = "demo-ex-" + "".join(ch for ch in title.lower() if ch.isalnum())
+    return md(f"```{{exercise}} {title}\n:label: {label}\n\nWrite it.\n```")
+
+
+def timed_page(time: str, *titles: str, **replace: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """The model page with ``time`` as its Time line and one exercise per title after its quick checks."""
+    opener = md(OPENER.replace("- **Time:** about 20 minutes to read and run the page.", f"- **Time:** {time}"))
+    exercises = {f"exercise{i}": exercise(t) for i, t in enumerate(titles)}
+    return good_page(opener=opener, **replace, **exercises)
+
+
+CLIMB = ("Counting by hand (easy)", "Counting in code (medium)", "A counter of your own (hard)")
+GOOD_TIME = (
+    "about 35 minutes: 5 to read and run the page, 30 for the easy and medium exercises; the hard exercise "
+    "is optional depth (about 40 minutes more)."
+)
+
+
+def test_an_honest_time_line_passes():
+    assert failures(timed_page(GOOD_TIME, *CLIMB)) == []
+    wrapped = GOOD_TIME.replace("; the hard exercise ", "; the hard exercise\n  ")  # wrapped, indented two spaces
+    assert failures(timed_page(wrapped, *CLIMB)) == []
+    # a directive after a heading in the same cell counts too (the line names it: a page without it would fail)
+    headed = md("## Exercises\n\n" + exercise("Counting by hand (easy)").source)
+    nb = timed_page("about 15 minutes: 5 to read and run the page, 10 for the easy exercise.", ex=headed)
+    assert pt.page_exercises(nb) == [pt.PageExercise("Counting by hand (easy)", "easy")]
+    assert failures(nb) == []
+
+
+@pytest.mark.parametrize(
+    ("time", "expected"),
+    [
+        (
+            GOOD_TIME.replace("about 35", "about 30"),
+            "Time says 30 minutes but reading (5) + exercises included (30) is 35",
+        ),
+        (
+            "about 35 minutes: 5 to read and run the page, 30 for the easy and medium exercises.",
+            "does not name the hard exercise as optional depth (about 40 minutes more)",
+        ),
+        ("about 75 minutes: 5 to read and run the page, 70 for the easy, medium and hard exercises.", "more than 60"),
+        (
+            "about 25 minutes: 5 to read and run the page, 20 for the medium exercise; the easy exercise and the "
+            "hard one are optional depth (about 50 minutes more).",
+            "the easy exercise 'Counting by hand (easy)' is called optional",
+        ),
+        (
+            GOOD_TIME.replace("30 for", "20 for"),
+            "gives 20 minutes for the easy and medium exercises, but they take 30 (10 + 20)",
+        ),
+        (GOOD_TIME.replace("about 40 minutes more", "about 30 minutes more"), "30 minutes more, but they take 40"),
+        (
+            GOOD_TIME.replace("the hard exercise is", "the medium exercise is"),
+            "but the exercises left out are the hard exercise",
+        ),
+        (GOOD_TIME.replace("the hard exercise is", "the hard exercise are"), "should read"),
+        (
+            GOOD_TIME.replace("the easy and medium exercises", "the first exercises"),
+            "names no set of this page's exercises",
+        ),
+        ("about 60 minutes, with the three exercises", "does not follow the template"),
+        ("about 20 minutes to read and run the page.", "does not follow the template"),  # the page has exercises
+    ],
+)
+def test_each_broken_time_rule_is_reported(time, expected):
+    bad = failures(timed_page(time, *CLIMB))
+    assert any(expected in f for f in bad), bad
+
+
+def test_reading_under_the_floor_is_reported():
+    # 3,000 words and 3 code lines on the main path: 15 + 0.15 minutes, to the nearest 5: 15
+    long = {"prose": md("word " * 3000)}
+    bad = failures(timed_page(GOOD_TIME, *CLIMB, **long))
+    assert any("Time gives 5 minutes to read and run the page, under the floor of 15" in f for f in bad), bad
+    fine = GOOD_TIME.replace("about 35 minutes: 5", "about 45 minutes: 15")
+    assert failures(timed_page(fine, *CLIMB, **long)) == []
+
+
+def test_a_page_without_easy_exercises_includes_its_first():
+    time = (
+        "about 45 minutes: 5 to read and run the page, 40 for the hard exercise; the medium exercise is optional "
+        "depth (about 20 minutes more)."
+    )
+    bad = failures(timed_page(time, "Counting in code (medium)", "A counter of your own (hard)"))
+    assert any("the first exercise 'Counting in code (medium)' is called optional" in f for f in bad), bad
+
+
+def test_an_exercise_without_a_difficulty_is_reported():
+    bad = failures(timed_page(GOOD_TIME, "Easy: counting by hand", *CLIMB[1:]))
+    assert any("'Easy: counting by hand' names no difficulty" in f for f in bad), bad
+
+
+def test_a_page_without_exercises_says_only_its_reading_time():
+    assert failures(timed_page("about 20 minutes to read and run the page.")) == []
+    bad = failures(timed_page("about 20 minutes: 20 to read and run the page, 0 for the exercises."))
+    assert any("does not follow the template" in f for f in bad), bad
+
+
+def test_exercises_are_named_by_difficulty_one_name_per_set():
+    ex = [pt.PageExercise(f"e{i}", d) for i, d in enumerate(("easy", "medium", "medium", "hard"))]
+    assert pt.describe(ex, {0, 1, 2}) == "the easy and medium exercises"
+    assert pt.describe(ex, {0, 1}) == "the easy exercise and the first medium one"
+    assert pt.describe(ex, {2, 3}) == "the second medium exercise and the hard one"
+    names = [pt.describe(ex, {i for i in range(4) if mask >> i & 1}) for mask in range(1, 16)]
+    assert len(set(names)) == len(names)
+
+
+@pytest.mark.parametrize(
+    "difficulties",
+    [d for n in range(4) for d in itertools.product(("easy", "medium", "hard"), repeat=n)],
+)
+@pytest.mark.parametrize(("words", "lines"), [(200, 10), (2500, 250)])
+def test_the_suggested_line_keeps_the_rule(difficulties, words, lines):
+    ex = [pt.PageExercise(f"e{i} ({d})", d) for i, d in enumerate(difficulties)]
+    line = pt.suggested_line(ex, words, lines)
+    text = line.removeprefix("- **Time:** ")
+    required = sum(e.minutes for e in ex if e.difficulty == "easy") or (ex[0].minutes if ex else 0)
+    if pt.reading_floor(words, lines) + required <= pt.LIMIT:
+        assert pt.time_failures(text, ex, words, lines) == [], line
+    wrapped = textwrap.fill(line, width=60, subsequent_indent="  ")  # as an opener wraps it
+    assert pt.time_text(f"- **You need:** x\n{wrapped}\n:::\n") == text
+
+
+def test_the_time_rule_checks_its_arguments():
+    with pytest.raises(ValueError, match="main_words"):
+        pt.reading_floor(-1, 0)
+    with pytest.raises(ValueError, match="chosen"):
+        pt.describe([pt.PageExercise("x (easy)", "easy")], {3})
+    with pytest.raises(ValueError, match="reading"):
+        pt.time_line(0, [], ())
+    with pytest.raises(TypeError, match="opener_body"):
+        pt.time_text(None)
+    with pytest.raises(TypeError, match="nb"):
+        pt.page_exercises("book/x.ipynb")
+    assert pt.PageExercise("x (hard)", "hard").minutes == MINUTES["hard"]  # the instructors' estimate
 
 
 # ---------------------------------------------------------------- every page of the book

@@ -4,7 +4,9 @@ A page's **main path** is its prose and visible code outside the sections a read
 heading starts with "Going further", and the closing ``Summary``, ``Quick checks``, ``Exercises`` and
 ``Further reading`` (each with its subsections). Prose inside a ``course-notes`` aside is never counted.
 Visible code is the non-blank lines of code cells not tagged ``remove-cell``, ``remove-input``,
-``hide-input`` or ``hide-cell``.
+``hide-input`` or ``hide-cell``. The opener's ``Time`` line is checked by ``tools/page_time.py``: at most 60
+minutes, the reading time at least the main path's words at 200 and code lines at 20 a minute, the exercises
+counted by difficulty as in the instructors' table, the ones left out named as optional depth.
 
 ``python -m tools.reader_path``                  one line per page of ``_toc.yml``: words, code lines, failures
 ``python -m tools.reader_path book/x/y.ipynb``   the same for the pages named
@@ -24,6 +26,7 @@ from pathlib import Path
 
 import nbformat
 
+from tools import page_time
 from tools.toc_notebooks import ROOT, toc_notebooks
 
 MAIN_WORDS, MAIN_CODE = 3500, 350
@@ -185,6 +188,9 @@ def notebook_failures(nb: nbformat.NotebookNode) -> tuple[Measure, list[str]]:
         missing = [k for k in ("You will learn", "You need", "Time") if f"**{k}" not in opener.group("body")]
         if missing:
             bad.append(f"the page-opener lacks {', '.join(repr(k) for k in missing)}")
+        time = page_time.time_text(opener.group("body"))
+        if time is not None:
+            bad += page_time.time_failures(time, page_time.page_exercises(nb), m.main_words, m.main_code)
     if _section_cells(nb, "Summary") is None:
         bad.append("no `## Summary` section")
     checks = _section_cells(nb, "Quick checks")

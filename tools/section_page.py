@@ -26,7 +26,7 @@ OPENER = """\
 :class: page-opener
 - **You will learn:** what this page teaches, in one line (a reader decides from it whether to read on).
 - **You need:** {{doc}}`index` (link each page this one builds on, and say what from it).
-- **Time:** about 30 minutes
+- **Time:** about 20 minutes to read and run the page.
 :::
 
 Open with the question this page answers, in a short paragraph of the book's own words."""
