@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import nbformat
 
-from tools.classroom.exercises import _DIFFICULTY, MINUTES
+from tools.classroom.exercises import DIFFICULTY, MINUTES
 
 LIMIT = 60  # minutes a page may promise, with the exercises it includes
 WORDS_PER_MINUTE = 200  # prose on the main path
@@ -74,7 +74,7 @@ def page_exercises(nb: nbformat.NotebookNode) -> list[PageExercise]:
         if cell.cell_type == "markdown":
             for m in _EXERCISE.finditer(cell.source):
                 title = m.group("title").strip()
-                found = _DIFFICULTY.search(title)
+                found = DIFFICULTY.search(title)
                 out.append(PageExercise(title, found.group(1).lower() if found else ""))
     return out
 

@@ -24,7 +24,8 @@ MINUTES = {"easy": 10, "medium": 20, "hard": 40}
 
 _DIRECTIVE = re.compile(r"^\s*(```+|:::+)\{exercise\}\s*(?P<title>[^\n]*)\n(?P<body>.*)", re.S)
 _LABEL = re.compile(r"^:label:\s*(\S+)\s*$", re.M)
-_DIFFICULTY = re.compile(r"\((easy|medium|hard)\)\s*$", re.I)
+# The difficulty an exercise's title ends with: "(easy)", "(medium)" or "(hard)".
+DIFFICULTY = re.compile(r"\((easy|medium|hard)\)\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -128,11 +129,11 @@ def find_exercises(nb: nbformat.NotebookNode) -> list[Exercise]:
         if call is None:
             continue
         label, title, statement = pending
-        difficulty = _DIFFICULTY.search(title)
+        difficulty = DIFFICULTY.search(title)
         out.append(
             Exercise(
                 label=label,
-                title=_DIFFICULTY.sub("", title).strip(),
+                title=DIFFICULTY.sub("", title).strip(),
                 difficulty=difficulty.group(1).lower() if difficulty else "",
                 function=call[2],
                 checker_module=call[0],
