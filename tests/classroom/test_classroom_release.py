@@ -42,6 +42,22 @@ def _page(tmp_path: Path) -> Path:
     return path
 
 
+def test_an_exercise_in_a_cell_that_opens_with_a_heading_is_found(tmp_path):
+    """A page may put "## Exercises" and its first exercise in one cell: that exercise is graded too."""
+    nb = nbformat.read(_page(tmp_path), as_version=4)
+    i = next(k for k, c in enumerate(nb.cells) if "{exercise}" in c.source)
+    nb.cells[i].source = "## Exercises\n\nTwo to try.\n\n" + nb.cells[i].source
+    del nb.cells[i - 1]  # the heading's own cell
+    [exercise] = find_exercises(nb)
+    assert (exercise.label, exercise.title, exercise.difficulty, exercise.function) == (
+        "tiny-ex-double",
+        "Double it",
+        "easy",
+        "double",
+    )
+    assert exercise.statement == "Write `double(x)` returning `2 * x`."
+
+
 def test_exercises_of_a_real_page():
     exercises = {n: find_exercises(nbformat.read(page, as_version=4)) for n, page in PAGES.items()}
     assert {n: [e.function for e in ex] for n, ex in exercises.items()} == {

@@ -22,7 +22,8 @@ POINTS = {"easy": 1, "medium": 2, "hard": 3}
 # Minutes a student typically needs, by difficulty (our estimate, shown on the instructors' page).
 MINUTES = {"easy": 10, "medium": 20, "hard": 40}
 
-_DIRECTIVE = re.compile(r"^\s*(```+|:::+)\{exercise\}\s*(?P<title>[^\n]*)\n(?P<body>.*)", re.S)
+# An {exercise} directive anywhere in a markdown cell (a cell may open with the "## Exercises" heading).
+_DIRECTIVE = re.compile(r"^[ \t]*(```+|:::+)\{exercise\}[ \t]*(?P<title>[^\n]*)\n(?P<body>.*)", re.S | re.M)
 _LABEL = re.compile(r"^:label:\s*(\S+)\s*$", re.M)
 # The difficulty an exercise's title ends with: "(easy)", "(medium)" or "(hard)".
 DIFFICULTY = re.compile(r"\((easy|medium|hard)\)\s*$", re.I)
@@ -65,8 +66,8 @@ def _directive(cell) -> tuple[str, str, str] | None:
     """``(label, title, statement)`` of an ``{exercise}`` markdown cell, else None."""
     if cell.cell_type != "markdown":
         return None
-    m = _DIRECTIVE.match(cell.source)
-    label = _LABEL.search(cell.source)
+    m = _DIRECTIVE.search(cell.source)
+    label = _LABEL.search(m.group("body")) if m else None
     if m is None or label is None:
         return None
     fence = m.group(1)
