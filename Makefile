@@ -11,6 +11,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(CURDIR)/$(VENV)/bin
 JB_FLAGS := -W -n --keep-going
+OUTPUT_SYNC := $(if $(filter 4.%,$(MAKE_VERSION)),--output-sync=target)
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
@@ -18,7 +19,7 @@ export TRANSFORMERS_OFFLINE := 1
 # thread hand-offs cost more than they gain (and two notebooks at once would contend).
 export OMP_NUM_THREADS ?= 1
 
-.PHONY: book test robust install assets prepare serve lab student release graders benchmarks clean help page reader-path checkpoints
+.PHONY: book test test-tools robust install assets prepare serve lab student release graders benchmarks clean help page reader-path checkpoints
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -32,9 +33,18 @@ book: install assets prepare
 	@if [ -n "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ] || [ "$$(uname)" = Darwin ]; then \
 	  $(BIN)/python -m webbrowser -t "file://$(CURDIR)/_build/html/index.html" >/dev/null 2>&1 || true; fi
 
-test: install assets prepare
-	bash tools/system_deps.sh test
+# The installs run in two lanes at once (each keeps about one core busy, or waits on the network): the
+# book's venv; and the system packages (Chromium), the static assets and the Colab-style venv the notebook
+# step runs in (tools/colab_venv.sh). GNU make 4 keeps each lane's output together.
+test:
+	$(MAKE) -j2 $(OUTPUT_SYNC) install test-tools
+	$(MAKE) prepare
 	bash tools/run_tests.sh
+
+test-tools:
+	bash tools/system_deps.sh test
+	$(MAKE) assets
+	bash tools/colab_venv.sh >/dev/null
 
 robust: install prepare
 	bash tools/robust.sh
