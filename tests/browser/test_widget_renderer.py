@@ -32,6 +32,16 @@ def _model(esm: str, value: int = 1) -> dict:
     return {"model_module": "anywidget", "model_name": "AnyModel", "state": {"_esm": esm, "_css": "", "value": value}}
 
 
+def _watched_page(browser):
+    """A new page in its own context, and the list its errors and console warnings are written to."""
+    context = browser.new_context()
+    page = context.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+    return context, page, problems
+
+
 @pytest.fixture(scope="module")
 def renderer_page_url(tmp_path_factory):
     state = {"state": {"plain": _model(PLAIN), "real": _model(REAL_MODULE)}}
@@ -49,11 +59,7 @@ def renderer_page_url(tmp_path_factory):
 
 
 def test_plain_and_real_modules_both_draw(browser, renderer_page_url):
-    context = browser.new_context()
-    page = context.new_page()
-    problems = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+    context, page, problems = _watched_page(browser)
     page.goto(renderer_page_url)
     page.wait_for_function("() => document.querySelectorAll('.widget-subarea').length === 3")
     page.wait_for_function("() => document.querySelector('#real-0 .widget-subarea').textContent !== ''")
@@ -90,11 +96,7 @@ def early_page_url(tmp_path_factory):
 
 
 def test_the_first_widget_is_drawn_while_the_page_is_parsed_and_every_view_once(browser, early_page_url):
-    context = browser.new_context()
-    page = context.new_page()
-    problems = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
-    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+    context, page, problems = _watched_page(browser)
     page.goto(early_page_url)
     page.wait_for_function("() => document.querySelector('#real-0 .widget-subarea')?.textContent === 'module string'")
     # Before the parser reached the later views, the first one was drawn, and only it.
